@@ -1,0 +1,149 @@
+"""The judge: run one assignment's hidden checks against one notebook.
+
+``python -m grader._judge NOTEBOOK --assignment A --out verdict.json`` runs
+``grader/hidden/test_A.py`` under pytest with the ``student`` fixture pointing
+at a separate worker process, and writes a JSON verdict per exercise:
+how many of its checks passed, and for each failure a description and the
+smallest failing input. No hidden-check source or traceback is ever included.
+"""
+
+import argparse
+import contextlib
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from ._errors import StudentError
+from ._plugin import STUDENT
+
+__all__ = ["hidden_checks_path", "run_judge", "judge_in_subprocess"]
+
+HIDDEN = Path(__file__).parent / "hidden"
+_DETAIL_LIMIT = 600
+
+
+def hidden_checks_path(assignment: str) -> Path:
+    return HIDDEN / f"test_{assignment}.py"
+
+
+def _example_from_notes(exc: BaseException) -> str:
+    # Hypothesis notes read "Failing test case: test_x(\n    arg=value,\n)"
+    # ("Falsifying example" in older releases).
+    for note in getattr(exc, "__notes__", []):
+        if note.startswith(("Failing test case", "Falsifying example")):
+            lines = [line.strip().rstrip(",") for line in note.splitlines()[1:-1]]
+            return ", ".join(line for line in lines if not line.startswith("student="))
+    return ""
+
+
+def _describe_failure(exc: BaseException) -> str:
+    if isinstance(exc, StudentError):
+        text = f"your code: {exc}"
+    elif isinstance(exc, AssertionError):
+        text = str(exc).split("\nassert ")[0] or "the answer disagrees with torch"
+    else:
+        text = f"the check could not run ({type(exc).__name__})"
+    example = _example_from_notes(exc)
+    if example:
+        text += f"\nsmallest failing input: {example}"
+    return text[:_DETAIL_LIMIT]
+
+
+class _Collector:
+    """pytest plugin that turns reports into per-exercise verdicts."""
+
+    def __init__(self):
+        self.checks: dict[str, dict] = {}
+        self.student = None
+
+    def pytest_collection_modifyitems(self, items):
+        for item in items:
+            marker = item.get_closest_marker("exercise")
+            doc = (getattr(item, "function", None).__doc__ or item.name).strip()
+            self.checks[item.nodeid] = {
+                "exercise": marker.args[0] if marker else None,
+                "check": item.name, "description": doc.splitlines()[0],
+                "passed": False, "detail": "not run",
+            }
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_makereport(self, item, call):
+        outcome = yield
+        report = outcome.get_result()
+        entry = self.checks.get(item.nodeid)
+        if entry is None or (report.when != "call" and not report.failed):
+            return
+        entry["passed"] = report.passed
+        entry["detail"] = "" if report.passed else _describe_failure(call.excinfo.value)
+
+    def pytest_sessionfinish(self, session):
+        self.student = session.config.stash.get(STUDENT, None)
+
+    def verdict(self) -> dict:
+        exercises: dict[str, dict] = {}
+        for entry in self.checks.values():
+            name = entry.pop("exercise")
+            if name is None:
+                continue
+            record = exercises.setdefault(name, {"passed": 0, "total": 0, "checks": []})
+            record["total"] += 1
+            record["passed"] += entry["passed"]
+            record["checks"].append(entry)
+        return exercises
+
+
+def run_judge(notebook: Path, assignment: str) -> dict:
+    """Grade ``notebook`` against ``assignment``'s hidden checks (this process)."""
+    path = hidden_checks_path(assignment)
+    if not path.exists():
+        raise FileNotFoundError(f"no hidden checks for assignment {assignment!r} at {path}")
+    collector = _Collector()
+    args = [
+        str(path), "-p", "grader._plugin", "--student-code", str(notebook),
+        "-q", "--noconftest", "-p", "no:cacheprovider", "-o", "addopts=",
+        "-W", "ignore::pytest.PytestAssertRewriteWarning",
+        "--rootdir", str(HIDDEN), "-c", str(HIDDEN / "pytest.ini"),
+    ]
+    with contextlib.redirect_stdout(sys.stderr):
+        code = pytest.main(args, plugins=[collector])
+    if code not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
+        raise RuntimeError(f"hidden checks for {assignment!r} did not run (pytest exit {code})")
+    problems = collector.student.cell_problems if collector.student is not None else {}
+    return {
+        "assignment": assignment,
+        "exercises": collector.verdict(),
+        "cell_problems": {str(k): v for k, v in sorted(problems.items())},
+    }
+
+
+def judge_in_subprocess(nb: dict, assignment: str, timeout: float = 900.0) -> dict:
+    """Run the judge on notebook ``nb`` in a fresh process; return its verdict."""
+    with tempfile.TemporaryDirectory(prefix="tensor-anatomy-judge-") as tmp:
+        notebook, out = Path(tmp, "submission.ipynb"), Path(tmp, "verdict.json")
+        notebook.write_text(json.dumps(nb), encoding="utf-8")
+        cmd = [sys.executable, "-m", "grader._judge", str(notebook),
+               "--assignment", assignment, "--out", str(out)]
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        if done.returncode != 0 or not out.exists():
+            tail = "\n".join(done.stderr.splitlines()[-15:])
+            raise RuntimeError(f"judge failed on {assignment} (exit {done.returncode}):\n{tail}")
+        return json.loads(out.read_text(encoding="utf-8"))
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("notebook", type=Path)
+    parser.add_argument("--assignment", required=True)
+    parser.add_argument("--out", type=Path, required=True)
+    options = parser.parse_args(argv)
+    verdict = run_judge(options.notebook, options.assignment)
+    options.out.write_text(json.dumps(verdict, indent=1), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

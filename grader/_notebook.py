@@ -1,0 +1,50 @@
+"""Read the student's code out of a notebook, without running any of it."""
+
+import json
+from pathlib import Path
+
+__all__ = ["code_cells", "is_test_cell", "exercise_cells"]
+
+
+def _nbgrader(cell) -> dict:
+    return cell.get("metadata", {}).get("nbgrader", {})
+
+
+def is_test_cell(cell) -> bool:
+    """An autograder test cell: graded, code, and not a solution."""
+    meta = _nbgrader(cell)
+    return cell.get("cell_type") == "code" and meta.get("grade") and not meta.get("solution")
+
+
+def exercise_cells(nb) -> dict:
+    """Test cells by grade id; the grade id is the exercise name."""
+    return {_nbgrader(c)["grade_id"]: c for c in nb["cells"] if is_test_cell(c)}
+
+
+def _source(cell) -> str:
+    src = cell.get("source", "")
+    return "".join(src) if isinstance(src, list) else src
+
+
+def _without_magics(source: str) -> str:
+    # IPython syntax (%magic, !shell) means nothing outside a kernel; keep line
+    # numbers stable so tracebacks still point at the student's line.
+    lines = source.splitlines()
+    return "\n".join("" if line.lstrip().startswith(("%", "!")) else line for line in lines)
+
+
+def code_cells(nb) -> list[str]:
+    """Sources of the student's code: every code cell that is not a test cell."""
+    return [
+        _without_magics(_source(c))
+        for c in nb["cells"]
+        if c.get("cell_type") == "code" and not is_test_cell(c)
+    ]
+
+
+def load(path: Path) -> dict:
+    """The notebook as plain JSON; a ``.py`` file counts as one code cell."""
+    text = Path(path).read_text(encoding="utf-8")
+    if str(path).endswith(".py"):
+        return {"cells": [{"cell_type": "code", "source": text, "metadata": {}}]}
+    return json.loads(text)

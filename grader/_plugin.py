@@ -1,0 +1,61 @@
+"""pytest plugin behind the hidden checks: the ``student`` fixture and settings.
+
+Hidden checks are ordinary pytest tests that take a ``student`` fixture and
+call ``student.<function>(...)``. Under grading the fixture talks to a separate
+process that runs the notebook's code; with ``--student-local`` (authoring
+checks only) it runs the code in this process.
+"""
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+from . import _notebook
+
+STUDENT = pytest.StashKey()  # the session's student, for the judge's report
+
+# Regrading must give the same score: fixed examples, no example database.
+settings.register_profile(
+    "grading",
+    derandomize=True,
+    database=None,
+    deadline=None,
+    max_examples=60,
+    print_blob=False,
+    report_multiple_bugs=False,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("tensor-anatomy grading")
+    group.addoption("--student-code", help="notebook or .py file with the student's code")
+    group.addoption(
+        "--student-local",
+        action="store_true",
+        help="run the student's code in this process (authoring checks only; not safe)",
+    )
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "exercise(name): the exercise a hidden check grades")
+    settings.load_profile("grading")
+
+
+@pytest.fixture(scope="session")
+def student(request):
+    path = request.config.getoption("--student-code")
+    if not path:
+        pytest.skip("hidden checks need --student-code")
+    cells = _notebook.code_cells(_notebook.load(Path(path)))
+    if request.config.getoption("--student-local"):
+        from ._local import LocalStudent
+
+        return LocalStudent.from_source("\n\n".join(cells))
+    from ._remote import RemoteStudent
+
+    remote = RemoteStudent(cells)
+    request.addfinalizer(remote.close)
+    request.config.stash[STUDENT] = remote
+    return remote

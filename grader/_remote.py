@@ -1,0 +1,195 @@
+"""The judge's handle on the student's process.
+
+``RemoteStudent(cells).fn(*args)`` sends ``args`` to a fresh worker process
+(``_worker``) that has run the notebook's cells, and returns a decoded copy of
+the answer. Limits: each cell and each call has a wall-clock budget; a cell
+that hangs or kills the worker is skipped on restart; a function that timed
+out fails fast afterwards, so shrinking a failing example costs no more waits.
+"""
+
+import os
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+from . import _wire
+from ._errors import (
+    MissingDefinition,
+    StudentCrashed,
+    StudentRaised,
+    StudentTimeout,
+    UngradableResult,
+)
+
+__all__ = ["RemoteStudent"]
+
+
+class _Channel:
+    """One worker process and its two pipes, with deadlines on every read."""
+
+    def __init__(self, workdir: str, startup_timeout: float = 120.0):
+        # The worker must import this very grader, wherever the judge found it.
+        package_parent = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        path = os.pathsep.join(filter(None, [package_parent, os.environ.get("PYTHONPATH")]))
+        env = {**os.environ, "PYTHONPATH": path, "HOME": workdir,
+               "OMP_NUM_THREADS": "1", "MPLBACKEND": "Agg"}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "grader._worker"], stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=workdir, env=env,
+            start_new_session=True,
+        )
+        self._next_id = 0
+        # Importing torch is the worker's cost, not the student's: wait for it
+        # before any cell's clock starts.
+        deadline = time.monotonic() + startup_timeout
+        try:
+            hello = _wire.receive(lambda n: self._read(n, deadline))
+        except (EOFError, _wire.WireError, ValueError, StudentTimeout) as exc:
+            self.kill()
+            raise RuntimeError(f"the student worker failed to start: {exc}") from None
+        if hello.get("status") != "ready":
+            self.kill()
+            raise RuntimeError("the student worker failed to start")
+
+    def request(self, message: dict, timeout: float) -> dict:
+        deadline = time.monotonic() + timeout
+        self._next_id += 1
+        message = {**message, "id": self._next_id}
+        try:
+            self._write(_wire.frame(message), deadline)
+            reply = _wire.receive(lambda n: self._read(n, deadline))
+        except (BrokenPipeError, EOFError, _wire.WireError, ValueError) as exc:
+            raise StudentCrashed(f"the process running your code stopped ({exc})") from None
+        if reply.get("id") != self._next_id:
+            raise StudentCrashed("the process running your code answered out of turn")
+        return reply
+
+    def _write(self, data: bytes, deadline: float) -> None:
+        fd, view = self.proc.stdin.fileno(), memoryview(data)
+        while view:
+            if not select.select([], [fd], [], _remaining(deadline))[1]:
+                raise StudentTimeout("your code did not take its input in time")
+            view = view[os.write(fd, view[:65536]):]
+
+    def _read(self, n: int, deadline: float) -> bytes:
+        fd, chunks = self.proc.stdout.fileno(), []
+        while n:
+            if not select.select([fd], [], [], _remaining(deadline))[0]:
+                raise StudentTimeout("time limit")
+            chunk = os.read(fd, n)
+            if not chunk:
+                raise EOFError("end of output")
+            chunks.append(chunk)
+            n -= len(chunk)
+        return b"".join(chunks)
+
+    def kill(self) -> None:
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        self.proc.wait()
+        for pipe in (self.proc.stdin, self.proc.stdout):
+            pipe.close()
+
+
+def _remaining(deadline: float) -> float:
+    return max(0.0, deadline - time.monotonic())
+
+
+class RemoteStudent:
+    """Attribute access to the student's functions, each call a round trip."""
+
+    def __init__(self, cells: list[str], call_timeout: float = 5.0,
+                 cell_timeout: float = 60.0, max_restarts: int = 3):
+        self._cells, self._skipped, self._cell_errors = list(cells), {}, {}
+        self._call_timeout, self._cell_timeout = call_timeout, cell_timeout
+        self._restarts_left = max_restarts
+        self._failing_fast: dict[str, Exception] = {}
+        self._workdir = tempfile.mkdtemp(prefix="tensor-anatomy-student-")
+        self._channel = None
+
+    @property
+    def cell_problems(self) -> dict[int, str]:
+        """Cells that raised, hung or killed the process, by index, with the reason."""
+        return {**self._cell_errors, **self._skipped}
+
+    def __repr__(self) -> str:
+        return "student"
+
+    def __getattr__(self, name: str):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return lambda *args, **kwargs: self._call(name, list(args), kwargs)
+
+    def close(self) -> None:
+        if self._channel is not None:
+            self._channel.kill()
+            self._channel = None
+        shutil.rmtree(self._workdir, ignore_errors=True)
+
+    def _ensure_started(self) -> _Channel:
+        while self._channel is None:
+            self._channel = _Channel(self._workdir)
+            for index, source in enumerate(self._cells):
+                if index in self._skipped:
+                    continue
+                try:
+                    reply = self._channel.request(
+                        {"op": "exec", "source": source, "cell": index}, self._cell_timeout)
+                    if reply.get("status") == "raised":
+                        self._cell_errors[index] = f"raised {reply.get('type')}"
+                except StudentTimeout:
+                    self._skipped[index] = f"did not finish in {self._cell_timeout:g} s"
+                    self._discard_channel()
+                    break
+                except StudentCrashed:
+                    self._skipped[index] = "stopped the process running it"
+                    self._discard_channel()
+                    break
+        return self._channel
+
+    def _discard_channel(self) -> None:
+        self._channel.kill()
+        self._channel = None
+
+    def _call(self, name: str, args: list, kwargs: dict):
+        if name in self._failing_fast:
+            raise self._failing_fast[name]
+        if self._restarts_left < 0:
+            raise StudentCrashed("your code crashed its process too often; no more calls")
+        channel = self._ensure_started()
+        message = {"op": "call", "name": name,
+                   "args": _wire.encode(args), "kwargs": _wire.encode(kwargs)}
+        try:
+            reply = channel.request(message, self._call_timeout)
+        except StudentTimeout:
+            self._discard_channel()
+            self._failing_fast[name] = StudentTimeout(
+                f"{name}() ran longer than {self._call_timeout:g} s")
+            raise self._failing_fast[name] from None
+        except StudentCrashed:
+            self._discard_channel()
+            self._restarts_left -= 1
+            raise
+        return _reply_value(name, reply, _wire.tensors_in([args, kwargs]))
+
+
+def _reply_value(name: str, reply: dict, shared_with: list):
+    status = reply.get("status")
+    if status == "ok":
+        try:
+            return _wire.decode(reply.get("value"), shared_with)
+        except _wire.WireError as exc:
+            raise UngradableResult(f"{name}() returned something ungradable: {exc}") from None
+    if status == "raised":
+        raise StudentRaised(str(reply.get("type")), str(reply.get("message")))
+    if status == "missing":
+        raise MissingDefinition(f"your notebook does not define {name}")
+    if status == "ungradable":
+        raise UngradableResult(f"{name}(): {reply.get('message')}")
+    raise StudentCrashed(f"unexpected reply from your code's process: {status!r}")

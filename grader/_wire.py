@@ -1,0 +1,188 @@
+"""The only things that cross between the judge and the student's process.
+
+Plain data and CPU/meta tensors, as JSON with tagged containers: no pickle,
+no student-defined class ever exists on the judge's side. A tensor travels as
+its metadata plus the bytes of its whole storage, so layout (stride, offset,
+overlap) survives the trip. A result that shared storage with an argument on
+the student's side says so, and is rebuilt over the judge's own argument.
+"""
+
+import base64
+import json
+import os
+import struct
+
+import torch
+
+__all__ = ["encode", "decode", "WireError", "frame", "send", "receive", "tensors_in", "MAX_NUMEL"]
+
+MAX_NUMEL = 10_000_000  # larger results are refused, never allocated
+MAX_STORAGE_BYTES = 64 * 2**20
+
+_DTYPES = {
+    str(d).removeprefix("torch."): d
+    for d in (
+        torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64,
+        torch.float16, torch.bfloat16, torch.float32, torch.float64,
+        torch.complex64, torch.complex128,
+    )
+}
+
+
+class WireError(ValueError):
+    """A value that cannot cross, or a message that does not decode."""
+
+
+def tensors_in(value) -> list:
+    """Tensors inside ``value``, depth first: the order ``arg`` refers to."""
+    if isinstance(value, torch.Tensor):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        return [t for item in value for t in tensors_in(item)]
+    if isinstance(value, dict):
+        return [t for item in value.values() for t in tensors_in(item)]
+    return []
+
+
+def _storage_bytes(t: torch.Tensor) -> bytes:
+    storage = t.untyped_storage()
+    if storage.nbytes() > MAX_STORAGE_BYTES:
+        raise WireError(f"a tensor's storage is over {MAX_STORAGE_BYTES} bytes")
+    as_bytes = torch.empty(0, dtype=torch.uint8).set_(storage)
+    return as_bytes.numpy().tobytes()
+
+
+def _encode_tensor(t: torch.Tensor, shared_with: list) -> dict:
+    if t.device.type not in ("cpu", "meta") or t.layout != torch.strided:
+        raise WireError(f"only CPU or meta strided tensors cross, not {t.device}/{t.layout}")
+    t = t.detach().as_subclass(torch.Tensor)
+    meta = {
+        "$t": "tensor", "dtype": str(t.dtype).removeprefix("torch."),
+        "device": t.device.type, "shape": list(t.shape), "stride": list(t.stride()),
+        "offset": t.storage_offset(), "requires_grad": t.requires_grad,
+    }
+    if t.device.type == "cpu":
+        ptr = t.untyped_storage().data_ptr()
+        owners = [i for i, a in enumerate(shared_with) if a.untyped_storage().data_ptr() == ptr]
+        if owners and ptr != 0:
+            meta["arg"] = owners[0]
+        else:
+            meta["storage"] = base64.b64encode(_storage_bytes(t)).decode("ascii")
+    return meta
+
+
+def encode(value, shared_with: list = ()):
+    """Plain JSON for ``value``; tensors sharing storage with ``shared_with`` say so."""
+    kind = type(value)
+    if value is None or kind in (bool, int, float, str):
+        return value
+    if kind is list:
+        return [encode(v, shared_with) for v in value]
+    if kind is tuple or kind is torch.Size:
+        return {"$t": "tuple", "v": [encode(v, shared_with) for v in value]}
+    if kind is dict:
+        if not all(type(k) is str for k in value):
+            raise WireError("only dicts with str keys cross")
+        return {"$t": "dict", "v": [[k, encode(v, shared_with)] for k, v in value.items()]}
+    if kind is torch.dtype:
+        return {"$t": "dtype", "v": str(value).removeprefix("torch.")}
+    if isinstance(value, torch.Tensor):
+        return _encode_tensor(value, list(shared_with))
+    raise WireError(f"{kind.__name__!r} objects cannot be graded; return plain data or tensors")
+
+
+def _int_list(value, what: str) -> list[int]:
+    if type(value) is not list or not all(type(v) is int for v in value):
+        raise WireError(f"tensor {what} must be a list of ints")
+    return value
+
+
+def _numel(shape: list[int]) -> int:
+    count = 1
+    for size in shape:
+        count *= size
+    return count
+
+
+def _check_in_bounds(shape, stride, offset, itemsize, nbytes) -> None:
+    # Highest element touched: offset + sum((size - 1) * stride); torch would
+    # otherwise grow a resizable storage instead of refusing.
+    if offset < 0 or min(stride, default=0) < 0:
+        raise WireError("negative stride or storage offset")
+    last = offset + sum((n - 1) * s for n, s in zip(shape, stride, strict=True))
+    if _numel(shape) and (last + 1) * itemsize > nbytes:
+        raise WireError(f"layout {tuple(shape)}/{tuple(stride)}+{offset} is out of its storage")
+
+
+def _decode_tensor(msg: dict, shared_with: list) -> torch.Tensor:
+    dtype = _DTYPES.get(msg.get("dtype"))
+    shape, stride = _int_list(msg.get("shape"), "shape"), _int_list(msg.get("stride"), "stride")
+    offset = msg.get("offset")
+    if dtype is None or type(offset) is not int or len(shape) != len(stride):
+        raise WireError("malformed tensor")
+    if min(shape, default=0) < 0 or _numel(shape) > MAX_NUMEL:
+        raise WireError(f"tensor shape {tuple(shape)} is negative or over {MAX_NUMEL} elements")
+    if msg.get("device") == "meta":
+        result = torch.empty_strided(shape, stride, dtype=dtype, device="meta")
+    elif "arg" in msg:
+        index = msg["arg"]
+        if type(index) is not int or not 0 <= index < len(shared_with):
+            raise WireError("tensor claims to share storage with no such argument")
+        storage = shared_with[index].untyped_storage()
+        _check_in_bounds(shape, stride, offset, dtype.itemsize, storage.nbytes())
+        result = torch.empty(0, dtype=dtype).set_(storage, offset, shape, stride)
+    else:
+        raw = bytearray(base64.b64decode(msg.get("storage", ""), validate=True))
+        storage = torch.frombuffer(raw, dtype=torch.uint8).untyped_storage() if raw else \
+            torch.empty(0, dtype=torch.uint8).untyped_storage()
+        _check_in_bounds(shape, stride, offset, dtype.itemsize, storage.nbytes())
+        result = torch.empty(0, dtype=dtype).set_(storage, offset, shape, stride)
+    if msg.get("requires_grad") is True and (dtype.is_floating_point or dtype.is_complex):
+        result.requires_grad_(True)
+    return result
+
+
+def decode(value, shared_with: list = ()):
+    """Rebuild plain Python data and tensors; anything unexpected is refused."""
+    if value is None or type(value) in (bool, int, float, str):
+        return value
+    if type(value) is list:
+        return [decode(v, shared_with) for v in value]
+    if type(value) is not dict:
+        raise WireError(f"unexpected {type(value).__name__} on the wire")
+    tag = value.get("$t")
+    try:
+        if tag == "tuple":
+            return tuple(decode(v, shared_with) for v in value["v"])
+        if tag == "dict":
+            return {str(k): decode(v, shared_with) for k, v in value["v"]}
+        if tag == "dtype":
+            return _DTYPES[value["v"]]
+        if tag == "tensor":
+            return _decode_tensor(value, list(shared_with))
+    except (KeyError, TypeError, ValueError, RuntimeError) as exc:
+        raise WireError(f"malformed {tag}: {exc}") from None
+    raise WireError(f"unknown tag {tag!r}")
+
+
+def frame(message: dict) -> bytes:
+    """One length-prefixed JSON message."""
+    data = json.dumps(message).encode("utf-8")
+    return struct.pack(">I", len(data)) + data
+
+
+def send(fd: int, message: dict) -> None:
+    view = memoryview(frame(message))
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def receive(read_exactly) -> dict:
+    """Read one message with ``read_exactly(n) -> bytes``."""
+    (length,) = struct.unpack(">I", read_exactly(4))
+    if length > 4 * MAX_STORAGE_BYTES:
+        raise WireError("message too large")
+    message = json.loads(read_exactly(length).decode("utf-8"))
+    if type(message) is not dict:
+        raise WireError("a message must be an object")
+    return message

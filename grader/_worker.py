@@ -1,0 +1,88 @@
+"""The student's process: runs the notebook's cells, then answers calls.
+
+Everything here is untrusted once the first cell runs: the student may patch
+torch, builtins, this module or the wire format. That is harmless by design,
+because this process only ever hears inputs and only ever says answers; the
+oracle and the verdict live in the judge (``_remote``, ``_judge``).
+"""
+
+import builtins
+import os
+import random
+
+from . import _wire
+
+
+def _read_exactly(fd: int):
+    def read(n: int) -> bytes:
+        chunks = []
+        while n:
+            chunk = os.read(fd, n)
+            if not chunk:
+                raise EOFError
+            chunks.append(chunk)
+            n -= len(chunk)
+        return b"".join(chunks)
+
+    return read
+
+
+def _describe(exc: BaseException) -> dict:
+    try:
+        message = str(exc)[:500]
+    except BaseException:  # noqa: BLE001 - a student's __str__ may itself raise
+        message = "<unprintable>"
+    return {"status": "raised", "type": type(exc).__name__[:100], "message": message}
+
+
+def _run_cell(namespace: dict, msg: dict) -> dict:
+    try:
+        exec(compile(msg["source"], f"<cell {msg.get('cell', '?')}>", "exec"), namespace)
+    except BaseException as exc:  # noqa: BLE001 - SystemExit in a cell is just an error
+        return _describe(exc)
+    return {"status": "ok"}
+
+
+def _call(namespace: dict, msg: dict) -> dict:
+    fn = namespace.get(msg["name"])
+    if fn is None:
+        return {"status": "missing"}
+    args, kwargs = _wire.decode(msg["args"]), _wire.decode(msg["kwargs"])
+    try:
+        result = fn(*args, **kwargs)
+    except BaseException as exc:  # noqa: BLE001 - every failure is the student's answer
+        return _describe(exc)
+    try:
+        value = _wire.encode(result, _wire.tensors_in([args, kwargs]))
+    except Exception as exc:  # noqa: BLE001
+        return {"status": "ungradable", "message": str(exc)[:500]}
+    return {"status": "ok", "value": value}
+
+
+def main() -> None:
+    # Keep the protocol's pipes private, then send 0/1/2 to /dev/null so that
+    # whatever the student prints cannot interleave with replies.
+    requests, replies = os.dup(0), os.dup(1)
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(devnull, fd)
+    import torch
+
+    torch.set_num_threads(1)
+    torch.manual_seed(0)
+    random.seed(0)
+    namespace = {"__name__": "__main__", "__builtins__": builtins}
+    read = _read_exactly(requests)
+    _wire.send(replies, {"id": 0, "status": "ready"})
+    handlers = {"exec": _run_cell, "call": _call}
+    while True:
+        try:
+            msg = _wire.receive(read)
+        except EOFError:
+            return
+        reply = handlers[msg["op"]](namespace, msg)
+        _wire.send(replies, {"id": msg["id"], **reply})
+
+
+if __name__ == "__main__":
+    main()

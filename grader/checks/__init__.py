@@ -1,0 +1,41 @@
+"""Public checks: instant feedback in the student's own kernel.
+
+Each chapter module registers one public check per exercise with
+``@public_check``; ``check(fn)`` finds it by the function's name, which is the
+exercise's name everywhere (lesson, solution, release, hidden checks).
+These checks are advice, not grades: grading re-runs hidden checks elsewhere.
+"""
+
+import importlib
+import pkgutil
+
+from ._registry import Mismatch, public_check, registered
+
+__all__ = ["check", "public_check", "Mismatch", "exercise_names"]
+
+
+def _load_chapters() -> None:
+    for info in pkgutil.iter_modules(__path__):
+        if not info.name.startswith("_"):
+            importlib.import_module(f"{__name__}.{info.name}")
+
+
+def exercise_names() -> dict[str, str]:
+    """Every exercise with a public check, mapped to its chapter module."""
+    _load_chapters()
+    return {name: entry.chapter for name, entry in registered().items()}
+
+
+def check(answer) -> None:
+    """Run the public check for ``answer`` (the exercise's function).
+
+    Prints a one-line success, or raises ``AssertionError`` whose message is a
+    small counterexample: the input, your result, and torch's.
+    """
+    _load_chapters()
+    name = getattr(answer, "__name__", None)
+    entry = registered().get(name)
+    if entry is None:
+        raise LookupError(f"no public check for {name!r}; known: {sorted(registered())}")
+    count = entry.run(answer)
+    print(f"✓ {name}: {count} examples agree with torch")

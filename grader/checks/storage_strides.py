@@ -1,0 +1,208 @@
+"""Chapter 1, storage and strides: one public check per exercise.
+
+Each ``compare_<exercise>(fn, *example)`` calls the student's ``fn`` on one
+example, asks torch for the truth, and raises ``Mismatch`` with a small
+counterexample when they disagree. The hidden checks
+(``grader/hidden/test_01_storage_strides.py``) reuse these same functions on
+hypothesis-generated inputs, so public and hidden checks cannot drift apart.
+"""
+
+import torch
+
+from ._registry import Mismatch, public_check
+from ._storage_strides_oracle import (
+    describe_tensor,
+    expect_int,
+    expect_view,
+    torch_can_view,
+    torch_contiguous_strides,
+    torch_storage_position,
+    torch_view_or_copy,
+)
+from .._errors import StudentRaised
+
+__all__ = [
+    "OPERATIONS",
+    "compare_contiguous_strides",
+    "compare_storage_position",
+    "compare_view_or_copy",
+    "compare_diagonal_view",
+    "compare_sliding_windows",
+    "compare_can_view",
+]
+
+# Exercise 3: expressions on x = torch.arange(12.).reshape(3, 4). Half make views,
+# half copies (torch decides, in torch_view_or_copy); the notebook imports this list.
+OPERATIONS = [
+    "x.t()",
+    "x.t().reshape(12)",
+    "x[:, 1]",
+    "x[[0, 2]]",
+    "x[::2]",
+    "x[x > 5]",
+    "x.flatten()",
+    "x.t().flatten()",
+    "x.narrow(1, 1, 2)",
+    "x.clone()",
+    "x.expand(2, 3, 4)",
+    "x.expand(2, 3, 4).reshape(24)",
+    "x.contiguous()",
+    "x.t().contiguous()",
+    "x.t().reshape(2, 2, 3)",
+    "x[:, 1:3].reshape(6)",
+]
+
+
+# --- 1. contiguous_strides ------------------------------------------------------------
+
+
+def _contiguous_strides_examples():
+    shapes = [(2, 3, 4), (5,), (), (1,), (3, 1, 2), (4, 4), (2, 0, 3), (0,), (4, 0), (0, 4)]
+    return [(shape,) for shape in shapes]
+
+
+@public_check("contiguous_strides", _contiguous_strides_examples)
+def compare_contiguous_strides(fn, shape):
+    result = fn(shape)
+    truth = torch_contiguous_strides(shape)
+    if not isinstance(result, (tuple, list)) or tuple(result) != truth:
+        raise Mismatch(
+            f"contiguous_strides({shape}) returned {result!r}; "
+            f"torch.empty({shape}).stride() is {truth}"
+        )
+
+
+# --- 2. storage_position --------------------------------------------------------------
+
+
+def _storage_position_examples():
+    return [  # (index, shape, stride, storage_offset)
+        ((1, 2), (2, 3), (3, 1), 0),
+        ((1, 2), (3, 2), (1, 3), 0),  # transposed
+        ((0, 1), (2, 2), (8, 2), 5),  # stepped, with an offset
+        ((2,), (4,), (0,), 3),  # expanded: every element is the same one
+        ((), (), (), 7),  # a scalar is just its offset
+        ((1, 0, 2), (2, 1, 3), (3, 7, 1), 2),
+        ((-1, -1), (2, 3), (3, 1), 1),  # negative indices count from the end
+        ((-2, 0), (2, 3), (1, 2), 0),
+        ((2, 0), (2, 3), (3, 1), 0),  # out of range
+        ((0, -4), (2, 3), (3, 1), 0),
+        ((0, 0), (2, 0), (0, 1), 0),  # a zero-size dim has no valid index
+    ]
+
+
+@public_check("storage_position", _storage_position_examples)
+def compare_storage_position(fn, index, shape, stride, offset):
+    truth = torch_storage_position(index, shape, stride, offset)
+    call = f"storage_position({index}, {shape}, {stride}, {offset})"
+    try:
+        result = fn(index, shape, stride, offset)
+    except StudentRaised as err:
+        if truth is None and err.type_name == "IndexError":
+            return
+        if truth is None:
+            raise Mismatch(f"{call} raised {err.type_name}; torch raises IndexError") from None
+        raise
+    if truth is None:
+        raise Mismatch(f"{call} returned {result!r}; torch raises IndexError (out of range)")
+    expect_int(call, result, truth)
+
+
+# --- 3. view_or_copy ------------------------------------------------------------------
+
+
+def _view_or_copy_examples():
+    return [(operation,) for operation in OPERATIONS]
+
+
+@public_check("view_or_copy", _view_or_copy_examples)
+def compare_view_or_copy(fn, operation):
+    answers = fn()
+    if not isinstance(answers, dict):
+        raise Mismatch(f"view_or_copy() returned {type(answers).__name__}; expected a dict")
+    answer = answers.get(operation)
+    if not isinstance(answer, str) or answer.strip().lower() not in ("view", "copy"):
+        raise Mismatch(f"view_or_copy()[{operation!r}] is {answer!r}; expected 'view' or 'copy'")
+    truth = torch_view_or_copy(operation)
+    if answer.strip().lower() != truth:
+        raise Mismatch(f"view_or_copy() says {operation} is a {answer.strip()}; torch makes a {truth}")
+
+
+# --- 4. diagonal_view -----------------------------------------------------------------
+
+
+def _diagonal_view_examples():
+    return [
+        (torch.arange(12).reshape(3, 4),),
+        (torch.arange(12.0).reshape(3, 4).t(),),  # transposed
+        (torch.arange(30).reshape(5, 6)[1:4, 2:5],),  # a block: nonzero offset
+        (torch.arange(40.0).reshape(5, 8)[::2, ::3],),  # stepped
+        (torch.arange(3).expand(3, 3),),  # broadcast rows: stride 0
+        (torch.arange(4).reshape(4, 1).expand(4, 2),),
+        (torch.arange(12).reshape(3, 4)[1:2],),  # a single row
+        (torch.arange(6).reshape(2, 3)[:, 3:],),  # zero columns
+    ]
+
+
+@public_check("diagonal_view", _diagonal_view_examples)
+def compare_diagonal_view(fn, x):
+    result = fn(x)
+    expect_view(f"diagonal_view(x) for x = {describe_tensor(x)}", result, torch.diagonal(x), x)
+
+
+# --- 5. sliding_windows ---------------------------------------------------------------
+
+
+def _sliding_windows_examples():
+    return [  # (x, size, step) with 1 <= size <= len(x) and step >= 1
+        (torch.arange(8), 3, 1),
+        (torch.arange(8), 3, 2),
+        (torch.arange(8.0), 2, 3),  # gaps between windows
+        (torch.arange(9), 4, 5),  # the last element fits no window
+        (torch.arange(8), 8, 1),  # one window: everything
+        (torch.arange(5), 1, 1),
+        (torch.arange(20)[3::2], 3, 2),  # stride 2, offset 3
+        (torch.arange(10)[5:], 2, 2),  # offset 5
+        (torch.arange(4)[2:3].expand(5), 2, 1),  # stride 0
+    ]
+
+
+@public_check("sliding_windows", _sliding_windows_examples)
+def compare_sliding_windows(fn, x, size, step):
+    result = fn(x, size, step)
+    call = f"sliding_windows(x, {size}, {step}) for x = {describe_tensor(x)}"
+    expect_view(call, result, x.unfold(0, size, step), x)
+
+
+# --- 6. can_view ----------------------------------------------------------------------
+
+
+def _can_view_examples():
+    return [  # (shape, stride, new_shape)
+        ((2, 3), (3, 1), (6,)),
+        ((2, 3), (3, 1), (3, 2)),
+        ((2, 3), (1, 2), (6,)),  # transposed
+        ((2, 3, 4), (12, 1, 3), (2, 12)),  # last two dims swapped
+        ((2, 3, 4), (12, 1, 3), (6, 4)),
+        ((4, 3), (6, 1), (2, 2, 3)),  # every other row: rows still split
+        ((4, 3), (6, 1), (12,)),
+        ((6,), (2,), (2, 3)),  # stepped 1-D
+        ((3, 4), (0, 1), (3, 2, 2)),  # broadcast rows
+        ((3, 4), (0, 1), (12,)),
+        ((1, 6), (99, 1), (2, 3)),  # a size-1 dim's stride is never used
+        ((2, 1, 3), (3, 5, 1), (6,)),
+        ((), (), (1, 1)),
+        ((2, 0, 3), (1, 5, 2), (3, 0, 2)),  # no elements
+    ]
+
+
+@public_check("can_view", _can_view_examples)
+def compare_can_view(fn, shape, stride, new_shape):
+    result = fn(shape, stride, new_shape)
+    truth = torch_can_view(shape, stride, new_shape)
+    if not isinstance(result, bool) or result != truth:
+        verdict = "succeeds" if truth else "raises RuntimeError"
+        raise Mismatch(
+            f"can_view({shape}, {stride}, {new_shape}) returned {result!r}; torch: "
+            f"t.view({new_shape}) {verdict} for t with shape {shape} and stride {stride}"
+        )

@@ -1,0 +1,80 @@
+"""``tensor-anatomy-grade``: the instructor's commands, thin over nbgrader.
+
+    release            regenerate exercises/ from solutions/ (every assignment)
+    grade A            autograde every submission of A, write feedback,
+                       export a CSV, print a summary table
+    demo               three synthetic students (complete, partial, blank),
+                       graded by ``grade`` for every assignment
+"""
+
+import argparse
+import json
+import subprocess
+import sys
+
+from . import _gradebook, _notebook
+from ._course import Course
+
+__all__ = ["main"]
+
+
+def _nbgrader(course: Course, *args: str) -> int:
+    cmd = [sys.executable, "-m", "nbgrader", *args]
+    print("$ nbgrader " + " ".join(args), flush=True)
+    return subprocess.run(cmd, cwd=course.root).returncode
+
+
+def release(course: Course) -> int:
+    """Regenerate ``exercises/`` (no gradebook needed: the files only)."""
+    failures = 0
+    for assignment in course.assignments():
+        failures += _nbgrader(course, "generate_assignment", assignment, "--force", "--no-db") != 0
+    return int(failures > 0)
+
+
+def grade(course: Course, assignment: str) -> int:
+    """Autograde, feedback, CSV export and summary for one assignment."""
+    release_dir = str(course.instructor / "release")
+    steps = [
+        # Registers the source cells and their checksums in the gradebook.
+        ("generate_assignment", assignment, "--force",
+         f"--CourseDirectory.release_directory={release_dir}"),
+        ("autograde", assignment, "--force"),
+        ("generate_feedback", assignment, "--force"),
+        ("export", f"--to={course.instructor / 'grades.csv'}"),
+    ]
+    failed = [step[0] for step in steps if _nbgrader(course, *step) != 0]
+    exercises = list(_notebook.exercise_cells(_load(course.source_notebook(assignment))))
+    print(f"\n{assignment}\n" + _gradebook.format_table(
+        _gradebook.scores(course.db_url, assignment), exercises))
+    print(f"CSV: {course.instructor / 'grades.csv'}   feedback: {course.instructor / 'feedback'}")
+    if failed:
+        print(f"FAILED steps: {', '.join(failed)} (see the log above)", file=sys.stderr)
+    return int(bool(failed))
+
+
+def _load(path):
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="tensor-anatomy-grade", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("release", help="regenerate exercises/ from solutions/")
+    grade_cmd = sub.add_parser("grade", help="grade every submission of an assignment")
+    grade_cmd.add_argument("assignment", nargs="?", help="default: every assignment")
+    sub.add_parser("demo", help="grade three synthetic students")
+    options = parser.parse_args(argv)
+    course = Course.find()
+    if options.command == "release":
+        return release(course)
+    if options.command == "demo":
+        from ._demo import demo
+
+        return demo(course, grade)
+    names = [options.assignment] if options.assignment else course.assignments()
+    return max((grade(course, name) for name in names), default=0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,32 @@
+"""nbgrader configuration for Tensor Anatomy.
+
+Instructors author in ``solutions/`` (nbgrader's source) and release to
+``exercises/``. Everything a grading run creates (submissions, autograded
+notebooks, feedback, the gradebook) lives in one instructor folder that is
+never committed: ``instructor/`` by default, or ``$TENSOR_ANATOMY_INSTRUCTOR_DIR``.
+"""
+
+import os
+from pathlib import Path
+
+from grader._nbgrader import autograde_pipeline
+
+c = get_config()  # noqa: F821 - provided by nbgrader when it loads this file
+
+HERE = Path(__file__).resolve().parent
+INSTRUCTOR = Path(os.environ.get("TENSOR_ANATOMY_INSTRUCTOR_DIR", HERE / "instructor")).resolve()
+
+c.CourseDirectory.course_id = "tensor-anatomy"
+c.CourseDirectory.root = str(HERE)
+c.CourseDirectory.source_directory = "solutions"
+c.CourseDirectory.release_directory = "exercises"
+# Absolute paths: os.path.join(root, absolute) is the absolute path itself.
+c.CourseDirectory.submitted_directory = str(INSTRUCTOR / "submitted")
+c.CourseDirectory.autograded_directory = str(INSTRUCTOR / "autograded")
+c.CourseDirectory.feedback_directory = str(INSTRUCTOR / "feedback")
+c.CourseDirectory.db_url = f"sqlite:///{INSTRUCTOR / 'gradebook.db'}"
+
+# Hidden checks are graded outside the student's kernel (grader/_judge.py).
+c.Autograde.autograde_preprocessors = autograde_pipeline()
+c.Execute.timeout = 120
+c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nraise NotImplementedError()"}

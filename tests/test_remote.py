@@ -1,0 +1,81 @@
+"""The student's process: limits, failures, and that its patches stay there."""
+
+import pytest
+import torch
+
+from grader._errors import (
+    MissingDefinition, StudentCrashed, StudentRaised, StudentTimeout, UngradableResult,
+)
+from grader._remote import RemoteStudent
+
+CELLS = [
+    "import os, torch",
+    # A hostile cell: all of this happens in the student's process only.
+    "torch.equal = lambda *a, **k: True\n"
+    "torch.allclose = lambda *a, **k: True\n"
+    "torch.Tensor.__eq__ = lambda *a, **k: True\n"
+    "import sys; sys.modules['grader'] = None",
+    "def diagonal(x):\n"
+    "    n = min(x.shape)\n"
+    "    return x.as_strided((n,), (x.stride(0) + x.stride(1),), x.storage_offset())",
+    "def hang(x):\n    while True:\n        pass",
+    "def die(x):\n    os._exit(3)",
+    "def weird(x):\n    return object()",
+    "def boom(x):\n    raise IndexError('index 9 is out of range')",
+    "while True:\n    pass",  # a cell that never ends is skipped, not fatal
+    "def after_the_hang():\n    return 42",
+    "print('x' * 10**6)",
+]
+
+
+@pytest.fixture(scope="module")
+def student():
+    remote = RemoteStudent(CELLS, call_timeout=1.0, cell_timeout=2.0)
+    yield remote
+    remote.close()
+
+
+def test_a_view_comes_back_sharing_the_judges_storage(student):
+    x = torch.arange(20.0).reshape(4, 5)[1:, 1:]
+    result = student.diagonal(x)
+    assert torch.equal(result, torch.diagonal(x))
+    assert result.untyped_storage().data_ptr() == x.untyped_storage().data_ptr()
+    assert (result.stride(), result.storage_offset()) == ((6,), 6)
+
+
+def test_patches_in_the_students_process_do_not_reach_the_judge(student):
+    student.diagonal(torch.eye(2))
+    assert not torch.equal(torch.zeros(2), torch.ones(2))
+    assert not torch.allclose(torch.zeros(2), torch.ones(2))
+    assert not (torch.zeros(2) == torch.ones(2)).any()
+
+
+def test_a_cell_that_never_ends_is_skipped_and_later_cells_still_run(student):
+    assert student.after_the_hang() == 42
+    hung = [i for i, why in student.cell_problems.items() if "did not finish" in why]
+    assert hung == [CELLS.index("while True:\n    pass")]
+
+
+def test_each_failure_is_named(student):
+    x = torch.zeros(2)
+    with pytest.raises(StudentRaised) as raised:
+        student.boom(x)
+    assert raised.value.type_name == "IndexError"
+    with pytest.raises(MissingDefinition):
+        student.not_defined(x)
+    with pytest.raises(UngradableResult, match="'object' objects cannot be graded"):
+        student.weird(x)
+
+
+def test_a_timeout_fails_fast_the_second_time(student):
+    with pytest.raises(StudentTimeout, match="longer than 1 s"):
+        student.hang(torch.zeros(1))
+    with pytest.raises(StudentTimeout):
+        student.hang(torch.zeros(1))
+    assert "hang" in student._failing_fast
+
+
+def test_a_crash_restarts_the_process(student):
+    with pytest.raises(StudentCrashed):
+        student.die(torch.zeros(1))
+    assert student.after_the_hang() == 42

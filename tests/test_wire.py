@@ -1,0 +1,78 @@
+"""What crosses between judge and student: layouts survive, forgeries do not."""
+
+import json
+
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from grader._strategies import layouts
+from grader._wire import WireError, decode, encode
+
+ANY_LAYOUT = layouts(permute=True, step=True, offset=True, expand=True)
+DTYPES = st.sampled_from([torch.int64, torch.float32, torch.bool, torch.bfloat16, torch.uint8])
+
+
+def _trip(value, shared_with=()):
+    return decode(json.loads(json.dumps(encode(value, shared_with))), shared_with)
+
+
+@settings(max_examples=80, deadline=None)
+@given(t=ANY_LAYOUT, dtype=DTYPES)
+def test_any_layout_arrives_with_its_stride_offset_and_values(t, dtype):
+    # Same layout over a storage of another dtype.
+    elements = t.untyped_storage().nbytes() // t.element_size()
+    t = torch.arange(elements).to(dtype).as_strided(t.shape, t.stride(), t.storage_offset())
+    back = _trip(t)
+    assert back.dtype == t.dtype and back.shape == t.shape
+    assert back.stride() == t.stride() and back.storage_offset() == t.storage_offset()
+    assert torch.equal(back, t)
+    assert back.untyped_storage().data_ptr() != t.untyped_storage().data_ptr()
+
+
+@settings(max_examples=50, deadline=None)
+@given(t=ANY_LAYOUT)
+def test_a_result_sharing_an_argument_is_rebuilt_over_that_argument(t):
+    other = torch.zeros(3)
+    back = _trip(t.unsqueeze(0), shared_with=[other, t])
+    assert back.untyped_storage().data_ptr() == t.untyped_storage().data_ptr()
+
+
+def test_plain_data_keeps_its_types():
+    value = (1, 2.5, True, None, "s", [1, (2,)], {"k": torch.float64}, torch.Size([2, 3]))
+    assert _trip(value) == (1, 2.5, True, None, "s", [1, (2,)], {"k": torch.float64}, (2, 3))
+    assert type(_trip(True)) is bool and type(_trip(1)) is int
+
+
+class Sneaky(int):
+    def __eq__(self, other):
+        return True
+
+
+@pytest.mark.parametrize("value", [object(), Sneaky(3), {1: 2}, b"bytes", torch.zeros(2).to_sparse()])
+def test_objects_that_are_not_plain_data_are_refused(value):
+    with pytest.raises(WireError):
+        encode(value)
+
+
+FORGED = [
+    {"$t": "tensor", "dtype": "float32", "device": "cpu", "shape": [100], "stride": [1],
+     "offset": 0, "arg": 0},  # claims to view far past the argument's storage
+    {"$t": "tensor", "dtype": "float32", "device": "cpu", "shape": [2], "stride": [-1],
+     "offset": 1, "arg": 0},
+    {"$t": "tensor", "dtype": "float32", "device": "cpu", "shape": [2], "stride": [1],
+     "offset": 0, "arg": 5},
+    {"$t": "tensor", "dtype": "object", "device": "cpu", "shape": [1], "stride": [1],
+     "offset": 0, "storage": ""},
+    {"$t": "tensor", "dtype": "float32", "device": "cpu", "shape": [10**5, 10**5],
+     "stride": [0, 0], "offset": 0, "arg": 0},  # a 10^10-element bomb
+    {"$t": "pickle", "v": "gASVAAAA"},
+    {"$t": "tuple", "v": 3},
+]
+
+
+@pytest.mark.parametrize("message", FORGED)
+def test_forged_messages_are_refused(message):
+    with pytest.raises(WireError):
+        decode(message, [torch.zeros(4)])
