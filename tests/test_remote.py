@@ -4,7 +4,11 @@ import pytest
 import torch
 
 from grader._errors import (
-    MissingDefinition, StudentCrashed, StudentRaised, StudentTimeout, UngradableResult,
+    MissingDefinition,
+    StudentCrashed,
+    StudentRaised,
+    StudentTimeout,
+    UngradableResult,
 )
 from grader._remote import RemoteStudent
 

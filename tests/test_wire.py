@@ -50,7 +50,10 @@ class Sneaky(int):
         return True
 
 
-@pytest.mark.parametrize("value", [object(), Sneaky(3), {1: 2}, b"bytes", torch.zeros(2).to_sparse()])
+NOT_PLAIN = [object(), Sneaky(3), {1: 2}, b"bytes", torch.zeros(2).to_sparse()]
+
+
+@pytest.mark.parametrize("value", NOT_PLAIN)
 def test_objects_that_are_not_plain_data_are_refused(value):
     with pytest.raises(WireError):
         encode(value)

@@ -1,0 +1,54 @@
+"""One name per exercise: lesson, solution, release, public and hidden checks agree."""
+
+import ast
+
+from conftest import ASSIGNMENTS, COURSE, ROOT, load_notebook
+
+from grader import _notebook
+from grader._judge import hidden_checks_path
+from grader.checks import exercise_names
+
+
+def _hidden_exercises(assignment: str) -> list[str]:
+    """Names in ``@pytest.mark.exercise("name")`` of the hidden check module."""
+    tree = ast.parse(hidden_checks_path(assignment).read_text(encoding="utf-8"))
+    return [
+        node.args[0].value for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "exercise"
+        and node.args and isinstance(node.args[0], ast.Constant)
+    ]
+
+
+def _test_cells(assignment: str) -> list[str]:
+    return list(_notebook.exercise_cells(load_notebook(COURSE.source_notebook(assignment))))
+
+
+def test_there_is_at_least_one_assignment():
+    assert ASSIGNMENTS, "solutions/ holds no assignment"
+
+
+def test_every_assignment_has_a_lesson_of_the_same_name(assignment):
+    assert (ROOT / "course" / f"{assignment}.ipynb").exists()
+
+
+def test_test_cells_and_hidden_checks_name_the_same_exercises(assignment):
+    assert set(_test_cells(assignment)) == set(_hidden_exercises(assignment))
+
+
+def test_every_exercise_has_a_public_check_in_its_chapter(assignment):
+    chapter = assignment.split("_", 1)[1]
+    public = {name for name, module in exercise_names().items() if module == chapter}
+    assert public == set(_test_cells(assignment))
+
+
+def test_each_solution_cell_belongs_to_an_exercise(assignment):
+    nb = load_notebook(COURSE.source_notebook(assignment))
+    answers = [c["metadata"]["nbgrader"]["grade_id"] for c in nb["cells"]
+               if c.get("metadata", {}).get("nbgrader", {}).get("solution")]
+    assert sorted(a.removesuffix("_answer") for a in answers) == sorted(_test_cells(assignment))
+
+
+def test_every_test_cell_calls_its_public_check(assignment):
+    for name, cell in _notebook.exercise_cells(
+            load_notebook(COURSE.source_notebook(assignment))).items():
+        assert f"check({name})" in "".join(cell["source"])

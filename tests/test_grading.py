@@ -1,0 +1,101 @@
+"""Hidden checks through the real judge: full, zero, wrong answers, tampering.
+
+Every verdict here comes from ``python -m grader._judge`` in its own process,
+exactly as nbgrader's autograde step gets it.
+"""
+
+import copy
+import importlib
+
+from conftest import COURSE, load_notebook
+
+from grader._demo import synthetic_submission
+from grader._judge import judge_in_subprocess
+
+
+def _complete(assignment: str) -> dict:
+    release = load_notebook(COURSE.release_notebook(assignment))
+    return synthetic_submission(release, load_notebook(COURSE.source_notebook(assignment)), 1.0)
+
+
+def _with_answers(nb: dict, answers: dict[str, str]) -> dict:
+    """``nb`` with the solution cell of each named exercise replaced."""
+    nb = copy.deepcopy(nb)
+    for cell in nb["cells"]:
+        grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id", "")
+        if grade_id.removesuffix("_answer") in answers and grade_id.endswith("_answer"):
+            cell["source"] = answers[grade_id.removesuffix("_answer")]
+    return nb
+
+
+def _wrong_answers(assignment: str) -> dict[str, list[str]]:
+    chapter = assignment.split("_", 1)[1]
+    return importlib.import_module(f"wrong_answers.{chapter}").WRONG_ANSWERS
+
+
+def _fractions(verdict: dict) -> dict[str, tuple[int, int]]:
+    return {name: (r["passed"], r["total"]) for name, r in verdict["exercises"].items()}
+
+
+def test_the_solution_scores_full(assignment):
+    verdict = judge_in_subprocess(_complete(assignment), assignment)
+    failing = {n: [c for c in r["checks"] if not c["passed"]]
+               for n, r in verdict["exercises"].items() if r["passed"] < r["total"]}
+    assert not failing
+    assert all(total >= 3 for _, total in _fractions(verdict).values())
+
+
+def test_the_released_stub_scores_zero(assignment):
+    stub = load_notebook(COURSE.release_notebook(assignment))
+    verdict = judge_in_subprocess(stub, assignment)
+    assert all(passed == 0 for passed, _ in _fractions(verdict).values()), _fractions(verdict)
+
+
+def test_plausible_wrong_answers_are_caught(assignment):
+    wrong = _wrong_answers(assignment)
+    assert set(wrong) == set(_fractions(judge_in_subprocess(_complete(assignment), assignment)))
+    assert all(len(answers) >= 2 for answers in wrong.values())
+    # Exercises are independent functions, so round k swaps in every
+    # exercise's k-th wrong answer at once: one judge run per round.
+    for k in range(max(len(answers) for answers in wrong.values())):
+        round_k = {name: answers[k] for name, answers in wrong.items() if k < len(answers)}
+        verdict = judge_in_subprocess(_with_answers(_complete(assignment), round_k), assignment)
+        for name, (passed, total) in _fractions(verdict).items():
+            if name in round_k:
+                assert passed < total, f"wrong answer #{k} for {name} scored full:\n{round_k[name]}"
+            else:
+                assert passed == total, f"{name} lost points while another was wrong"
+
+
+TAMPERING = '''
+import builtins, sys, torch
+import grader, grader.checks
+torch.equal = lambda *a, **k: True
+torch.allclose = lambda *a, **k: True
+torch.Tensor.__eq__ = lambda *a, **k: True
+torch.Tensor.__ne__ = lambda *a, **k: False
+builtins.isinstance = lambda *a, **k: True
+grader.check = grader.checks.check = lambda *a, **k: None
+for name in list(sys.modules):
+    if name.startswith(("grader", "pytest", "hypothesis")):
+        sys.modules[name] = None
+
+class Anything:
+    def __eq__(self, other):
+        return True
+    __hash__ = object.__hash__
+
+def _anything(*args, **kwargs):
+    return Anything()
+'''
+
+
+def test_tampering_scores_the_same_as_the_blank_stub(assignment):
+    stub = load_notebook(COURSE.release_notebook(assignment))
+    names = list(_fractions(judge_in_subprocess(stub, assignment)))
+    tamper = TAMPERING + "\n".join(f"{name} = _anything" for name in names)
+    nb = copy.deepcopy(stub)
+    nb["cells"].append({"cell_type": "code", "metadata": {}, "source": tamper,
+                        "outputs": [], "execution_count": None})
+    verdict = judge_in_subprocess(nb, assignment)
+    assert all(passed == 0 for passed, _ in _fractions(verdict).values()), _fractions(verdict)

@@ -1,0 +1,33 @@
+"""Public checks in the student's own kernel: pass on the solution, explain on the stub."""
+
+import nbformat
+from conftest import COURSE
+from nbclient import NotebookClient
+
+from grader import _notebook
+
+
+def _execute(path) -> nbformat.NotebookNode:
+    nb = nbformat.read(path, as_version=4)
+    NotebookClient(nb, timeout=120, kernel_name="python3", allow_errors=True).execute()
+    return nb
+
+
+def _errors(cell) -> list[str]:
+    return [f"{o['ename']}: {o['evalue']}" for o in cell.get("outputs", [])
+            if o["output_type"] == "error"]
+
+
+def test_the_solution_notebook_runs_clean_and_every_public_check_passes(assignment):
+    nb = _execute(COURSE.source_notebook(assignment))
+    errors = {i: _errors(c) for i, c in enumerate(nb.cells) if _errors(c)}
+    assert not errors
+    for name, cell in _notebook.exercise_cells(nb).items():
+        printed = "".join(o.get("text", "") for o in cell.outputs if o["output_type"] == "stream")
+        assert f"✓ {name}:" in printed
+
+
+def test_on_the_stub_every_test_cell_fails_with_a_reason(assignment):
+    nb = _execute(COURSE.release_notebook(assignment))
+    for name, cell in _notebook.exercise_cells(nb).items():
+        assert _errors(cell), f"the stub's test cell {name} did not fail"
