@@ -9,7 +9,7 @@ never committed: ``instructor/`` by default, or ``$TENSOR_ANATOMY_INSTRUCTOR_DIR
 import os
 from pathlib import Path
 
-from grader._nbgrader import autograde_pipeline
+from grader._nbgrader import autograde_pipeline, feedback_pipeline
 
 c = get_config()  # noqa: F821 - provided by nbgrader when it loads this file
 
@@ -26,7 +26,9 @@ c.CourseDirectory.autograded_directory = str(INSTRUCTOR / "autograded")
 c.CourseDirectory.feedback_directory = str(INSTRUCTOR / "feedback")
 c.CourseDirectory.db_url = f"sqlite:///{INSTRUCTOR / 'gradebook.db'}"
 
-# Hidden checks are graded outside the student's kernel (grader/_judge.py).
+# Student code runs only in the judge's sandboxed worker (grader/_judge.py),
+# never in a kernel: our preprocessor takes the place of nbgrader's Execute.
 c.Autograde.autograde_preprocessors = autograde_pipeline()
-c.Execute.timeout = 120
+c.GenerateFeedback.preprocessors = feedback_pipeline()
+
 c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nraise NotImplementedError()"}

@@ -112,11 +112,11 @@ def run_judge(notebook: Path, assignment: str) -> dict:
         code = pytest.main(args, plugins=[collector])
     if code not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
         raise RuntimeError(f"hidden checks for {assignment!r} did not run (pytest exit {code})")
-    problems = collector.student.cell_problems if collector.student is not None else {}
+    reports = collector.student.cell_reports() if collector.student is not None else {}
     return {
         "assignment": assignment,
         "exercises": collector.verdict(),
-        "cell_problems": {str(k): v for k, v in sorted(problems.items())},
+        "cells": {str(k): v for k, v in sorted(reports.items())},
     }
 
 

@@ -33,7 +33,9 @@ class LocalStudent:
         return cls(namespace)
 
     def __getattr__(self, name: str):
-        if name.startswith("_") or name not in self._namespace:
+        if name.startswith("_") or name.endswith("_example"):
+            raise AttributeError(name)  # hypothesis's per-example hooks, never the student's
+        if name not in self._namespace:
             raise MissingDefinition(f"the notebook does not define {name!r}")
         value = self._namespace[name]
         if not callable(value):

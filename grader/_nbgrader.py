@@ -1,21 +1,23 @@
 """nbgrader bridge: the hidden checks' verdict becomes each test cell's output.
 
-``JudgeHiddenChecks`` runs after nbgrader's ``Execute``. It hands the
+``JudgeHiddenChecks`` takes the place of nbgrader's ``Execute``. It hands the
 notebook (as nbgrader restored it: locked cells back to the instructor's
-version) to a judge process, then REPLACES every test cell's outputs with the
-verdict: a readable report on stdout and the points as the cell's result,
-which nbgrader reads as partial credit. Whatever the student's kernel printed
-in a test cell is discarded, so it cannot decide a grade.
+version) to a judge process, which runs the student's cells in a sandboxed
+worker and the hidden checks beside it. Every student cell gets the outputs
+the worker saw; every test cell gets the verdict: a readable report on stdout
+and the points as the cell's result, which nbgrader reads as partial credit.
+No student code runs in a kernel, so nothing it prints can decide a grade.
 """
 
 from nbconvert.preprocessors import Preprocessor
 from nbformat import v4
-from traitlets import Float
+from traitlets import Bool, Float
 
 from . import _notebook
 from ._judge import judge_in_subprocess
 
-__all__ = ["JudgeHiddenChecks", "autograde_pipeline", "report_lines", "score"]
+__all__ = ["JudgeHiddenChecks", "autograde_pipeline", "feedback_pipeline", "missing_verdicts",
+           "report_lines", "score"]
 
 
 def score(record: dict, points: float) -> float:
@@ -25,9 +27,12 @@ def score(record: dict, points: float) -> float:
     return round(points * record["passed"] / record["total"], 2)
 
 
+VERDICT_HEADER = "Hidden checks for"
+
+
 def report_lines(name: str, record: dict, points: float) -> list[str]:
     """What the student reads in the test cell: one line per hidden check."""
-    head = (f"Hidden checks for {name}: {record['passed']} of {record['total']} passed"
+    head = (f"{VERDICT_HEADER} {name}: {record['passed']} of {record['total']} passed"
             f" → {score(record, points):g} / {points:g} points")
     lines = [head]
     for check in record["checks"]:
@@ -36,37 +41,85 @@ def report_lines(name: str, record: dict, points: float) -> list[str]:
     return lines
 
 
-class JudgeHiddenChecks(Preprocessor):
-    """Grade test cells with the hidden checks, in a process of their own."""
+def _cell_outputs(report: dict) -> list:
+    """A student cell's outputs as the sandbox saw them (nothing from a kernel)."""
+    outputs = []
+    if report.get("stdout"):
+        outputs.append(v4.new_output("stream", name="stdout", text=report["stdout"]))
+    if "result" in report:
+        outputs.append(v4.new_output("execute_result", data={"text/plain": report["result"]}))
+    if "error" in report:
+        ename, evalue = report["error"]
+        outputs.append(v4.new_output("error", ename=ename, evalue=evalue,
+                                     traceback=[f"{ename}: {evalue}"]))
+    if "skipped" in report:
+        outputs.append(v4.new_output("error", ename="GradingLimit", evalue=report["skipped"],
+                                     traceback=[f"GradingLimit: {report['skipped']}"]))
+    return outputs
 
+
+def _verdict_outputs(name: str, record: dict, points: float) -> list:
+    text = "\n".join(report_lines(name, record, points)) + "\n"
+    return [
+        v4.new_output("stream", name="stdout", text=text),
+        v4.new_output("execute_result", data={"text/plain": f"{score(record, points):g}"}),
+    ]
+
+
+class JudgeHiddenChecks(Preprocessor):
+    """Run the notebook in the sandbox and grade its test cells with the hidden checks.
+
+    Takes the place of nbgrader's ``Execute``: the student's code never runs
+    in a kernel of the grading machine, only in the judge's worker process.
+    """
+
+    # nbconvert preprocessors are off unless enabled; off would mean no verdict,
+    # and nbgrader gives full marks to a test cell without outputs.
+    enabled = Bool(True)
     timeout = Float(900.0, help="seconds one notebook's hidden checks may take").tag(config=True)
 
     def preprocess(self, nb, resources):
         assignment = resources["nbgrader"]["assignment"]
-        verdict = self._judge(nb, assignment)
+        verdict = judge_in_subprocess(nb, assignment, self.timeout)
+        for index, cell in enumerate(_notebook.student_cells(nb)):
+            cell.outputs = _cell_outputs(verdict["cells"].get(str(index), {}))
         exercises = verdict["exercises"]
         for name, cell in _notebook.exercise_cells(nb).items():
             if name not in exercises:
                 raise RuntimeError(f"{assignment}: test cell {name!r} has no hidden checks")
-            points = float(cell.metadata.nbgrader["points"])
-            text = "\n".join(report_lines(name, exercises[name], points)) + "\n"
-            earned = f"{score(exercises[name], points):g}"
-            cell.outputs = [
-                v4.new_output("stream", name="stdout", text=text),
-                v4.new_output("execute_result", data={"text/plain": earned},
-                              execution_count=cell.get("execution_count")),
-            ]
+            cell.outputs = _verdict_outputs(name, exercises[name],
+                                            float(cell.metadata.nbgrader["points"]))
         return nb, resources
-
-    def _judge(self, nb, assignment: str) -> dict:
-        return judge_in_subprocess(nb, assignment, self.timeout)
 
 
 def autograde_pipeline() -> list:
-    """nbgrader's own autograde preprocessors, with ours right after Execute."""
+    """nbgrader's own autograde preprocessors, ours in the place of ``Execute``."""
     from nbgrader.converters import Autograde
     from nbgrader.preprocessors import Execute
 
     pipeline = list(Autograde().autograde_preprocessors)
-    pipeline.insert(pipeline.index(Execute) + 1, JudgeHiddenChecks)
+    pipeline[pipeline.index(Execute)] = JudgeHiddenChecks
     return pipeline
+
+
+def missing_verdicts(nb) -> list[str]:
+    """Test cells of an autograded notebook that carry no verdict of ours.
+
+    Fail closed: such a cell would get full marks from nbgrader.
+    """
+    def judged(cell) -> bool:
+        return any(VERDICT_HEADER in "".join(o.get("text", "")) for o in cell.get("outputs", []))
+
+    return [name for name, cell in _notebook.exercise_cells(nb).items() if not judged(cell)]
+
+
+def feedback_pipeline() -> list:
+    """nbgrader's feedback preprocessors plus ``ClearHiddenTests``.
+
+    Stock ``generate_feedback`` shows the autograded notebook as it is, hidden
+    test regions included; students must never see them.
+    """
+    from nbgrader.converters import GenerateFeedback
+    from nbgrader.preprocessors import ClearHiddenTests
+
+    return [*GenerateFeedback().preprocessors, ClearHiddenTests]

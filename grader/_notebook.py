@@ -3,7 +3,7 @@
 import json
 from pathlib import Path
 
-__all__ = ["code_cells", "is_test_cell", "exercise_cells"]
+__all__ = ["code_cells", "student_cells", "is_test_cell", "exercise_cells", "load"]
 
 
 def _nbgrader(cell) -> dict:
@@ -33,13 +33,14 @@ def _without_magics(source: str) -> str:
     return "\n".join("" if line.lstrip().startswith(("%", "!")) else line for line in lines)
 
 
+def student_cells(nb) -> list:
+    """The cells whose code runs for grading: every code cell but the test cells."""
+    return [c for c in nb["cells"] if c.get("cell_type") == "code" and not is_test_cell(c)]
+
+
 def code_cells(nb) -> list[str]:
-    """Sources of the student's code: every code cell that is not a test cell."""
-    return [
-        _without_magics(_source(c))
-        for c in nb["cells"]
-        if c.get("cell_type") == "code" and not is_test_cell(c)
-    ]
+    """Sources of ``student_cells``, IPython syntax blanked out."""
+    return [_without_magics(_source(c)) for c in student_cells(nb)]
 
 
 def load(path: Path) -> dict:

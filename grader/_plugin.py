@@ -9,7 +9,7 @@ checks only) it runs the code in this process.
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 
 from . import _notebook
 
@@ -24,6 +24,9 @@ settings.register_profile(
     max_examples=60,
     print_blob=False,
     report_multiple_bugs=False,
+    # No explain phase: it re-runs a failing example many times (slow) and its
+    # "or any other generated value" comments would end up in the feedback.
+    phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink],
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 
@@ -57,5 +60,6 @@ def student(request):
 
     remote = RemoteStudent(cells)
     request.addfinalizer(remote.close)
+    remote.start()
     request.config.stash[STUDENT] = remote
     return remote

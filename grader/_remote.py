@@ -106,23 +106,28 @@ class RemoteStudent:
 
     def __init__(self, cells: list[str], call_timeout: float = 5.0,
                  cell_timeout: float = 60.0, max_restarts: int = 3):
-        self._cells, self._skipped, self._cell_errors = list(cells), {}, {}
+        self._cells, self._reports = list(cells), {}
         self._call_timeout, self._cell_timeout = call_timeout, cell_timeout
         self._restarts_left = max_restarts
         self._failing_fast: dict[str, Exception] = {}
         self._workdir = tempfile.mkdtemp(prefix="tensor-anatomy-student-")
         self._channel = None
 
-    @property
-    def cell_problems(self) -> dict[int, str]:
-        """Cells that raised, hung or killed the process, by index, with the reason."""
-        return {**self._cell_errors, **self._skipped}
+    def start(self) -> None:
+        """Start the process and run the notebook's cells (otherwise done on first call)."""
+        self._ensure_started()
+
+    def cell_reports(self) -> dict[int, dict]:
+        """What each cell printed, returned or raised, or why it was skipped."""
+        return dict(self._reports)
 
     def __repr__(self) -> str:
         return "student"
 
     def __getattr__(self, name: str):
-        if name.startswith("_"):
+        if name.startswith("_") or name.endswith("_example"):
+            # Private names and hypothesis's per-example hooks (looked up on a
+            # test's first argument) are never the student's functions.
             raise AttributeError(name)
         return lambda *args, **kwargs: self._call(name, list(args), kwargs)
 
@@ -136,22 +141,30 @@ class RemoteStudent:
         while self._channel is None:
             self._channel = _Channel(self._workdir)
             for index, source in enumerate(self._cells):
-                if index in self._skipped:
+                if "skipped" in self._reports.get(index, {}):
                     continue
-                try:
-                    reply = self._channel.request(
-                        {"op": "exec", "source": source, "cell": index}, self._cell_timeout)
-                    if reply.get("status") == "raised":
-                        self._cell_errors[index] = f"raised {reply.get('type')}"
-                except StudentTimeout:
-                    self._skipped[index] = f"did not finish in {self._cell_timeout:g} s"
-                    self._discard_channel()
-                    break
-                except StudentCrashed:
-                    self._skipped[index] = "stopped the process running it"
-                    self._discard_channel()
+                if not self._run_cell(index, source):
                     break
         return self._channel
+
+    def _run_cell(self, index: int, source: str) -> bool:
+        """Run one cell; False if it cost the process (it is then skipped)."""
+        try:
+            reply = self._channel.request(
+                {"op": "exec", "source": source, "cell": index}, self._cell_timeout)
+        except (StudentTimeout, StudentCrashed) as exc:
+            reason = (f"did not finish in {self._cell_timeout:g} s"
+                      if isinstance(exc, StudentTimeout) else "stopped the process running it")
+            self._reports[index] = {"skipped": f"this cell {reason}, so it was skipped"}
+            self._discard_channel()
+            return False
+        report = {"stdout": str(reply.get("stdout", ""))}
+        if reply.get("status") == "raised":
+            report["error"] = [str(reply.get("type")), str(reply.get("message"))]
+        elif "result" in reply:
+            report["result"] = str(reply["result"])
+        self._reports[index] = report
+        return True
 
     def _discard_channel(self) -> None:
         self._channel.kill()

@@ -6,11 +6,16 @@ because this process only ever hears inputs and only ever says answers; the
 oracle and the verdict live in the judge (``_remote``, ``_judge``).
 """
 
+import ast
 import builtins
+import contextlib
+import io
 import os
 import random
 
 from . import _wire
+
+OUTPUT_LIMIT = 10_000  # characters of a cell's printed output kept for feedback
 
 
 def _read_exactly(fd: int):
@@ -35,12 +40,44 @@ def _describe(exc: BaseException) -> dict:
     return {"status": "raised", "type": type(exc).__name__[:100], "message": message}
 
 
-def _run_cell(namespace: dict, msg: dict) -> dict:
+class _BoundedText(io.StringIO):
+    """Keeps the first ``OUTPUT_LIMIT`` characters written; megabytes cost nothing."""
+
+    def write(self, text) -> int:
+        text = str(text)
+        room = OUTPUT_LIMIT - self.tell()
+        if room > 0:
+            super().write(text[:room])
+        return len(text)
+
+
+def _compile_cell(source: str, filename: str):
+    """The cell as (statements, last expression or None), like a kernel sees it."""
+    tree = ast.parse(source, filename)
+    last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+    body = compile(tree, filename, "exec")
+    return body, compile(ast.Expression(last.value), filename, "eval") if last else None
+
+
+def _bounded_repr(value) -> str:
     try:
-        exec(compile(msg["source"], f"<cell {msg.get('cell', '?')}>", "exec"), namespace)
-    except BaseException as exc:  # noqa: BLE001 - SystemExit in a cell is just an error
-        return _describe(exc)
-    return {"status": "ok"}
+        return repr(value)[:OUTPUT_LIMIT]
+    except BaseException:  # noqa: BLE001 - a student's __repr__ may itself raise
+        return "<unprintable>"
+
+
+def _run_cell(namespace: dict, msg: dict) -> dict:
+    printed, reply = _BoundedText(), {"status": "ok"}
+    with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
+        try:
+            body, last = _compile_cell(msg["source"], f"<cell {msg.get('cell', '?')}>")
+            exec(body, namespace)
+            value = eval(last, namespace) if last is not None else None
+            if value is not None:
+                reply["result"] = _bounded_repr(value)
+        except BaseException as exc:  # noqa: BLE001 - SystemExit in a cell is just an error
+            reply = _describe(exc)
+    return {**reply, "stdout": printed.getvalue()}
 
 
 def _call(namespace: dict, msg: dict) -> dict:

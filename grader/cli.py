@@ -9,31 +9,38 @@
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 
 from . import _gradebook, _notebook
+from . import _nbgrader as _nbgrader_bridge
 from ._course import Course
 
 __all__ = ["main"]
 
 
-def _nbgrader(course: Course, *args: str) -> int:
+def _run_nbgrader(course: Course, *args: str) -> int:
     cmd = [sys.executable, "-m", "nbgrader", *args]
+    # nbgrader runs `alembic` by name when it creates a gradebook: put this
+    # interpreter's scripts first on PATH even if the venv is not activated.
+    scripts = os.path.dirname(sys.executable)
+    env = {**os.environ, "PATH": os.pathsep.join([scripts, os.environ.get("PATH", "")])}
     print("$ nbgrader " + " ".join(args), flush=True)
-    return subprocess.run(cmd, cwd=course.root).returncode
+    return subprocess.run(cmd, cwd=course.root, env=env).returncode
 
 
 def release(course: Course) -> int:
     """Regenerate ``exercises/`` (no gradebook needed: the files only)."""
     failures = 0
     for assignment in course.assignments():
-        failures += _nbgrader(course, "generate_assignment", assignment, "--force", "--no-db") != 0
+        failures += _run_nbgrader(course, "generate_assignment", assignment, "--force", "--no-db") != 0
     return int(failures > 0)
 
 
 def grade(course: Course, assignment: str) -> int:
     """Autograde, feedback, CSV export and summary for one assignment."""
+    course.instructor.mkdir(parents=True, exist_ok=True)  # sqlite will not make folders
     release_dir = str(course.instructor / "release")
     steps = [
         # Registers the source cells and their checksums in the gradebook.
@@ -43,7 +50,12 @@ def grade(course: Course, assignment: str) -> int:
         ("generate_feedback", assignment, "--force"),
         ("export", f"--to={course.instructor / 'grades.csv'}"),
     ]
-    failed = [step[0] for step in steps if _nbgrader(course, *step) != 0]
+    failed = [step[0] for step in steps if _run_nbgrader(course, *step) != 0]
+    unjudged = _unjudged_notebooks(course, assignment)
+    if unjudged:
+        print("NOT GRADED BY THE HIDDEN CHECKS (scores invalid):\n  " + "\n  ".join(unjudged),
+              file=sys.stderr)
+        failed.append("verify")
     exercises = list(_notebook.exercise_cells(_load(course.source_notebook(assignment))))
     print(f"\n{assignment}\n" + _gradebook.format_table(
         _gradebook.scores(course.db_url, assignment), exercises))
@@ -51,6 +63,16 @@ def grade(course: Course, assignment: str) -> int:
     if failed:
         print(f"FAILED steps: {', '.join(failed)} (see the log above)", file=sys.stderr)
     return int(bool(failed))
+
+
+def _unjudged_notebooks(course: Course, assignment: str) -> list[str]:
+    """Autograded notebooks with a test cell that our judge did not fill in."""
+    found = []
+    for path in sorted((course.instructor / "autograded").glob(f"*/{assignment}/*.ipynb")):
+        missing = _nbgrader_bridge.missing_verdicts(_load(path))
+        if missing:
+            found.append(f"{path}: {', '.join(missing)}")
+    return found
 
 
 def _load(path):

@@ -56,8 +56,15 @@ def test_patches_in_the_students_process_do_not_reach_the_judge(student):
 
 def test_a_cell_that_never_ends_is_skipped_and_later_cells_still_run(student):
     assert student.after_the_hang() == 42
-    hung = [i for i, why in student.cell_problems.items() if "did not finish" in why]
+    reports = student.cell_reports()
+    hung = [i for i, r in reports.items() if "did not finish" in r.get("skipped", "")]
     assert hung == [CELLS.index("while True:\n    pass")]
+
+
+def test_each_cell_reports_what_it_printed_bounded(student):
+    student.start()
+    printed = student.cell_reports()[CELLS.index("print('x' * 10**6)")]["stdout"]
+    assert printed.startswith("xxx") and len(printed) == 10_000
 
 
 def test_each_failure_is_named(student):

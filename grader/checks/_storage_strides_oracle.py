@@ -75,8 +75,12 @@ def describe_tensor(t: torch.Tensor) -> str:
     return f"a tensor with {describe_layout(t)}: {t.tolist()}"
 
 
-def _describe_result(result: torch.Tensor) -> str:
-    return f"{describe_layout(result)}, dtype {result.dtype}, values {result.tolist()}"
+def _describe_result(result: torch.Tensor, max_values: int = 24) -> str:
+    if result.numel() <= max_values:
+        values = str(result.tolist())
+    else:
+        values = str(result.flatten()[:max_values].tolist())[:-1] + ", ...] (flattened)"
+    return f"{describe_layout(result)}, dtype {result.dtype}, values {values}"
 
 
 def expect_int(call: str, result, truth: int) -> None:
@@ -94,7 +98,7 @@ def expect_view(call: str, result, truth: torch.Tensor, x: torch.Tensor) -> None
     mine = f"your result: {_describe_result(result)}"
     torchs = f"torch: {_describe_result(truth)}"
     if result.shape != truth.shape or result.dtype != truth.dtype:
-        raise Mismatch(f"{call}: {mine}\n  {torchs}")
+        raise Mismatch(f"{call}: wrong shape or dtype. {mine}\n  {torchs}")
     if not torch.equal(result, truth):
         raise Mismatch(f"{call}: wrong values. {mine}\n  {torchs}")
     if not shares_storage(result, x):

@@ -9,6 +9,7 @@ hypothesis-generated inputs, so public and hidden checks cannot drift apart.
 
 import torch
 
+from .._errors import StudentRaised
 from ._registry import Mismatch, public_check
 from ._storage_strides_oracle import (
     describe_tensor,
@@ -19,7 +20,6 @@ from ._storage_strides_oracle import (
     torch_storage_position,
     torch_view_or_copy,
 )
-from .._errors import StudentRaised
 
 __all__ = [
     "OPERATIONS",
@@ -78,7 +78,7 @@ def compare_contiguous_strides(fn, shape):
 def _storage_position_examples():
     return [  # (index, shape, stride, storage_offset)
         ((1, 2), (2, 3), (3, 1), 0),
-        ((1, 2), (3, 2), (1, 3), 0),  # transposed
+        ((2, 1), (3, 2), (1, 3), 0),  # transposed
         ((0, 1), (2, 2), (8, 2), 5),  # stepped, with an offset
         ((2,), (4,), (0,), 3),  # expanded: every element is the same one
         ((), (), (), 7),  # a scalar is just its offset
@@ -125,7 +125,9 @@ def compare_view_or_copy(fn, operation):
         raise Mismatch(f"view_or_copy()[{operation!r}] is {answer!r}; expected 'view' or 'copy'")
     truth = torch_view_or_copy(operation)
     if answer.strip().lower() != truth:
-        raise Mismatch(f"view_or_copy() says {operation} is a {answer.strip()}; torch makes a {truth}")
+        raise Mismatch(
+            f"view_or_copy() says {operation} is a {answer.strip()}; torch makes a {truth}"
+        )
 
 
 # --- 4. diagonal_view -----------------------------------------------------------------

@@ -16,28 +16,42 @@ from hypothesis import strategies as st
 
 from grader import _strategies as gs
 from grader.checks import storage_strides as ch
+from grader.checks._registry import registered
 
 # Each call of a student's function may be a round trip to another process:
-# examples per test are chosen to keep the whole file near a thousand calls.
-FEW, SOME = 30, 50
-
-
-def _run_examples(fn, compare, examples):
-    for example in examples:
-        compare(fn, *example)
+# examples per test keep the whole file near 1,200 calls for a right answer.
+FEW, SOME = 40, 75
 
 
 def _two_dim(**flags):
-    return gs.layouts(gs.shapes(min_dims=2, max_dims=2, max_size=5), **flags)
+    return gs.layouts(gs.shapes(min_dims=2, max_dims=2, min_size=1, max_size=5), **flags)
 
 
 def _one_dim(max_size=12, **flags):
     return gs.layouts(gs.shapes(min_dims=1, max_dims=1, min_size=1, max_size=max_size), **flags)
 
 
-def _with_reshape(specs):
+@st.composite
+def _with_reshape(draw, specs):
     """(shape, stride, new_shape) from (shape, stride, offset) specs; the offset is irrelevant."""
-    return specs.flatmap(lambda s: st.tuples(st.just(s[0]), st.just(s[1]), gs.reshapes(s[0])))
+    shape, stride, _ = draw(specs)
+    return shape, stride, draw(gs.reshapes(shape))
+
+
+def _has_offset(t):
+    return t.storage_offset() > 0
+
+
+def _has_zero_stride(t):
+    return 0 in t.stride()
+
+
+def _is_stepped(t):
+    return t.stride(0) > 1
+
+
+def _is_not_contiguous(t):
+    return not t.is_contiguous()
 
 
 @st.composite
@@ -50,17 +64,33 @@ def _windows(draw, tensors, sizes=None, steps=None):
     return x, size, step
 
 
+# --- all but view_or_copy: the examples that check() tries ---------------------------
+
+
+def _exercise_params(names):
+    return [pytest.param(name, id=name, marks=pytest.mark.exercise(name)) for name in names]
+
+
+# view_or_copy's examples are its per-operation tests below.
+_WITH_EXAMPLES = [
+    "contiguous_strides",
+    "storage_position",
+    "diagonal_view",
+    "sliding_windows",
+    "can_view",
+]
+
+
+@pytest.mark.parametrize("name", _exercise_params(_WITH_EXAMPLES))
+def test_examples_from_check(name, student):
+    """agrees with torch on every example that check() tries"""
+    entry = registered()[name]
+    fn = getattr(student, name)
+    for example in entry.examples():
+        entry.compare(fn, *example)
+
+
 # --- 1. contiguous_strides ------------------------------------------------------------
-
-
-@pytest.mark.exercise("contiguous_strides")
-def test_contiguous_strides_examples(student):
-    """agrees with torch on the examples that check() tries"""
-    _run_examples(
-        student.contiguous_strides,
-        ch.compare_contiguous_strides,
-        ch._contiguous_strides_examples(),
-    )
 
 
 @pytest.mark.exercise("contiguous_strides")
@@ -90,24 +120,15 @@ def test_contiguous_strides_zero_size(shape, *, student):
 # --- 2. storage_position --------------------------------------------------------------
 
 
-def _positions(tensors, negative=False):
+@st.composite
+def _positions(draw, tensors, negative=False):
     """(index, shape, stride, offset) for in-range indices into tensors' layouts."""
-    specs = gs.layout_specs(tensors)
-    return specs.flatmap(
-        lambda s: st.tuples(gs.indices(s[0], negative), st.just(s[0]), st.just(s[1]), st.just(s[2]))
-    )
+    shape, stride, offset = gs.layout_of(draw(tensors))
+    return draw(gs.indices(shape, negative)), shape, stride, offset
 
 
 _NONEMPTY = gs.shapes(min_size=1)
 _STRIDED = gs.layouts(_NONEMPTY, permute=True, step=True, offset=True, expand=True)
-
-
-@pytest.mark.exercise("storage_position")
-def test_storage_position_examples(student):
-    """agrees with torch on the examples that check() tries"""
-    _run_examples(
-        student.storage_position, ch.compare_storage_position, ch._storage_position_examples()
-    )
 
 
 @pytest.mark.exercise("storage_position")
@@ -162,12 +183,6 @@ def test_view_or_copy(operation, *, student):
 
 
 @pytest.mark.exercise("diagonal_view")
-def test_diagonal_view_examples(student):
-    """matches torch.diagonal, as a view, on the examples that check() tries"""
-    _run_examples(student.diagonal_view, ch.compare_diagonal_view, ch._diagonal_view_examples())
-
-
-@pytest.mark.exercise("diagonal_view")
 @settings(max_examples=FEW)
 @given(x=_two_dim())
 def test_diagonal_view_contiguous(x, *, student):
@@ -185,7 +200,7 @@ def test_diagonal_view_transposed_stepped(x, *, student):
 
 @pytest.mark.exercise("diagonal_view")
 @settings(max_examples=FEW)
-@given(x=_two_dim(step=True, offset=True).filter(lambda t: t.storage_offset() > 0))
+@given(x=_two_dim(step=True, offset=True).filter(_has_offset))
 def test_diagonal_view_offset(x, *, student):
     """matches torch.diagonal, as a view, on matrices that start inside their storage"""
     ch.compare_diagonal_view(student.diagonal_view, x)
@@ -193,7 +208,7 @@ def test_diagonal_view_offset(x, *, student):
 
 @pytest.mark.exercise("diagonal_view")
 @settings(max_examples=FEW)
-@given(x=_two_dim(permute=True, offset=True, expand=True).filter(lambda t: 0 in t.stride()))
+@given(x=_two_dim(permute=True, offset=True, expand=True).filter(_has_zero_stride))
 def test_diagonal_view_broadcast(x, *, student):
     """matches torch.diagonal, as a view, on broadcast matrices (a stride of 0)"""
     ch.compare_diagonal_view(student.diagonal_view, x)
@@ -214,14 +229,6 @@ def test_diagonal_view_zero_size(x, *, student):
 
 
 @pytest.mark.exercise("sliding_windows")
-def test_sliding_windows_examples(student):
-    """matches x.unfold(0, size, step), as a view, on the examples that check() tries"""
-    _run_examples(
-        student.sliding_windows, ch.compare_sliding_windows, ch._sliding_windows_examples()
-    )
-
-
-@pytest.mark.exercise("sliding_windows")
 @settings(max_examples=FEW)
 @given(case=_windows(_one_dim()))
 def test_sliding_windows_contiguous(case, *, student):
@@ -231,7 +238,7 @@ def test_sliding_windows_contiguous(case, *, student):
 
 @pytest.mark.exercise("sliding_windows")
 @settings(max_examples=FEW)
-@given(case=_windows(_one_dim(step=True, offset=True).filter(lambda t: t.stride(0) > 1)))
+@given(case=_windows(_one_dim(step=True, offset=True).filter(_is_stepped)))
 def test_sliding_windows_strided(case, *, student):
     """matches x.unfold(0, size, step), as a view, on step-sliced 1-D tensors with an offset"""
     ch.compare_sliding_windows(student.sliding_windows, *case)
@@ -239,7 +246,7 @@ def test_sliding_windows_strided(case, *, student):
 
 @pytest.mark.exercise("sliding_windows")
 @settings(max_examples=FEW)
-@given(case=_windows(_one_dim(offset=True, expand=True).filter(lambda t: t.stride(0) == 0)))
+@given(case=_windows(_one_dim(offset=True, expand=True).filter(_has_zero_stride)))
 def test_sliding_windows_broadcast(case, *, student):
     """matches x.unfold(0, size, step), as a view, on a broadcast 1-D tensor (stride 0)"""
     ch.compare_sliding_windows(student.sliding_windows, *case)
@@ -265,13 +272,9 @@ def test_sliding_windows_edges(case, *, student):
 
 
 def _layout_reshapes(shape=None, **flags):
-    return _with_reshape(gs.layout_specs(gs.layouts(shape, **flags)))
-
-
-@pytest.mark.exercise("can_view")
-def test_can_view_examples(student):
-    """agrees with torch on the examples that check() tries"""
-    _run_examples(student.can_view, ch.compare_can_view, ch._can_view_examples())
+    """(shape, stride, new_shape) for non-contiguous layouts (contiguous ones always view)."""
+    tensors = gs.layouts(shape, **flags).filter(_is_not_contiguous)
+    return _with_reshape(gs.layout_specs(tensors))
 
 
 @pytest.mark.exercise("can_view")
@@ -284,7 +287,7 @@ def test_can_view_permuted(case, *, student):
 
 @pytest.mark.exercise("can_view")
 @settings(max_examples=SOME)
-@given(case=_layout_reshapes(gs.shapes(min_size=1), step=True, offset=True))
+@given(case=_layout_reshapes(gs.shapes(min_dims=2, min_size=1), step=True, offset=True))
 def test_can_view_sliced(case, *, student):
     """agrees with torch on tensors sliced with steps or starting inside their storage"""
     ch.compare_can_view(student.can_view, *case)
@@ -292,17 +295,32 @@ def test_can_view_sliced(case, *, student):
 
 @pytest.mark.exercise("can_view")
 @settings(max_examples=SOME)
-@given(case=_layout_reshapes(gs.shapes(min_size=1), permute=True, expand=True))
+@given(case=_layout_reshapes(gs.shapes(min_dims=2, min_size=1), permute=True, expand=True))
 def test_can_view_broadcast(case, *, student):
     """agrees with torch on broadcast tensors (strides of 0)"""
     ch.compare_can_view(student.can_view, *case)
 
 
+@st.composite
+def _unit_dims_inserted(draw):
+    """(shape, stride, new_shape): a real layout, then size-1 dims with arbitrary strides
+    inserted; new_shape is a reshape of the layout before the insertion."""
+    sizes = gs.shapes(min_dims=1, min_size=2)
+    t = draw(st.one_of(gs.layouts(sizes), gs.layouts(sizes, permute=True, step=True)))
+    shape, stride, _ = gs.layout_of(t)
+    new_shape = draw(gs.reshapes(shape))
+    for _ in range(draw(st.integers(1, 2))):
+        d = draw(st.integers(0, len(shape)))
+        shape = (*shape[:d], 1, *shape[d:])
+        stride = (*stride[:d], draw(st.integers(0, 20)), *stride[d:])
+    return shape, stride, new_shape
+
+
 @pytest.mark.exercise("can_view")
 @settings(max_examples=SOME)
-@given(case=_with_reshape(gs.strided_specs(gs.shapes(min_dims=1, min_size=1, max_size=3))))
+@given(case=st.one_of(_unit_dims_inserted(), _with_reshape(gs.strided_specs())))
 def test_can_view_size_one(case, *, student):
-    """agrees with torch when size-1 dimensions (and others) have arbitrary strides"""
+    """agrees with torch when size-1 dimensions, or all dimensions, have arbitrary strides"""
     ch.compare_can_view(student.can_view, *case)
 
 
