@@ -10,6 +10,7 @@ smallest failing input. No hidden-check source or traceback is ever included.
 import argparse
 import contextlib
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -17,8 +18,10 @@ from pathlib import Path
 
 import pytest
 
+from . import _notebook
 from ._errors import StudentError
 from ._plugin import STUDENT
+from ._remote import RemoteStudent
 
 __all__ = ["hidden_checks_path", "run_judge", "judge_in_subprocess"]
 
@@ -56,9 +59,13 @@ def _describe_failure(exc: BaseException) -> str:
 class _Collector:
     """pytest plugin that turns reports into per-exercise verdicts."""
 
-    def __init__(self):
+    def __init__(self, student=None):
         self.checks: dict[str, dict] = {}
-        self.student = None
+        self.student = student
+
+    def pytest_configure(self, config):
+        if self.student is not None:
+            config.stash[STUDENT] = self.student
 
     def pytest_collection_modifyitems(self, items):
         for item in items:
@@ -101,15 +108,23 @@ def run_judge(notebook: Path, assignment: str) -> dict:
     path = hidden_checks_path(assignment)
     if not path.exists():
         raise FileNotFoundError(f"no hidden checks for assignment {assignment!r} at {path}")
-    collector = _Collector()
+    # Launch the student's process first: it imports torch while pytest starts.
+    student = RemoteStudent(_notebook.code_cells(_notebook.load(Path(notebook))))
+    student.spawn()
+    collector = _Collector(student)
     args = [
         str(path), "-p", "grader._plugin", "--student-code", str(notebook),
-        "-q", "--noconftest", "-p", "no:cacheprovider", "-o", "addopts=",
+        "-q", "--tb=no", "--noconftest", "-p", "no:cacheprovider", "-o", "addopts=",
         "-W", "ignore::pytest.PytestAssertRewriteWarning",
         "--rootdir", str(HIDDEN), "-c", str(HIDDEN / "pytest.ini"),
     ]
-    with contextlib.redirect_stdout(sys.stderr):
-        code = pytest.main(args, plugins=[collector])
+    # No plugin autoloading: nbval's import of nbformat alone costs seconds.
+    os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            code = pytest.main(args, plugins=[collector])
+    finally:
+        student.close()
     if code not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
         raise RuntimeError(f"hidden checks for {assignment!r} did not run (pytest exit {code})")
     reports = collector.student.cell_reports() if collector.student is not None else {}

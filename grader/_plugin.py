@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, Phase, settings
 
 from . import _notebook
 
-STUDENT = pytest.StashKey()  # the session's student, for the judge's report
+STUDENT = pytest.StashKey()  # the session's RemoteStudent, shared with the judge
 
 # Regrading must give the same score: fixed examples, no example database.
 settings.register_profile(
@@ -58,8 +58,9 @@ def student(request):
         return LocalStudent.from_source("\n\n".join(cells))
     from ._remote import RemoteStudent
 
-    remote = RemoteStudent(cells)
+    # The judge may have launched the worker already (it imports torch meanwhile).
+    remote = request.config.stash.get(STUDENT, None) or RemoteStudent(cells)
+    request.config.stash[STUDENT] = remote
     request.addfinalizer(remote.close)
     remote.start()
-    request.config.stash[STUDENT] = remote
     return remote

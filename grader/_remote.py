@@ -43,9 +43,12 @@ class _Channel:
             start_new_session=True,
         )
         self._next_id = 0
+        self._startup_timeout, self._ready = startup_timeout, False
+
+    def _handshake(self) -> None:
         # Importing torch is the worker's cost, not the student's: wait for it
         # before any cell's clock starts.
-        deadline = time.monotonic() + startup_timeout
+        deadline = time.monotonic() + self._startup_timeout
         try:
             hello = _wire.receive(lambda n: self._read(n, deadline))
         except (EOFError, _wire.WireError, ValueError, StudentTimeout) as exc:
@@ -54,8 +57,11 @@ class _Channel:
         if hello.get("status") != "ready":
             self.kill()
             raise RuntimeError("the student worker failed to start")
+        self._ready = True
 
     def request(self, message: dict, timeout: float) -> dict:
+        if not self._ready:
+            self._handshake()
         deadline = time.monotonic() + timeout
         self._next_id += 1
         message = {**message, "id": self._next_id}
@@ -111,7 +117,12 @@ class RemoteStudent:
         self._restarts_left = max_restarts
         self._failing_fast: dict[str, Exception] = {}
         self._workdir = tempfile.mkdtemp(prefix="tensor-anatomy-student-")
-        self._channel = None
+        self._channel, self._cells_pending = None, False
+
+    def spawn(self) -> None:
+        """Launch the process now, so it imports torch while the caller does other work."""
+        if self._channel is None:
+            self._channel, self._cells_pending = _Channel(self._workdir), True
 
     def start(self) -> None:
         """Start the process and run the notebook's cells (otherwise done on first call)."""
@@ -138,8 +149,10 @@ class RemoteStudent:
         shutil.rmtree(self._workdir, ignore_errors=True)
 
     def _ensure_started(self) -> _Channel:
-        while self._channel is None:
-            self._channel = _Channel(self._workdir)
+        while self._channel is None or self._cells_pending:
+            if self._channel is None:
+                self._channel = _Channel(self._workdir)
+            self._cells_pending = False
             for index, source in enumerate(self._cells):
                 if "skipped" in self._reports.get(index, {}):
                     continue

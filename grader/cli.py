@@ -32,10 +32,9 @@ def _run_nbgrader(course: Course, *args: str) -> int:
 
 def release(course: Course) -> int:
     """Regenerate ``exercises/`` (no gradebook needed: the files only)."""
-    failures = 0
-    for assignment in course.assignments():
-        failures += _run_nbgrader(course, "generate_assignment", assignment, "--force", "--no-db") != 0
-    return int(failures > 0)
+    codes = [_run_nbgrader(course, "generate_assignment", name, "--force", "--no-db")
+             for name in course.assignments()]
+    return int(any(codes))
 
 
 def grade(course: Course, assignment: str) -> int:
