@@ -6,6 +6,7 @@ exactly as nbgrader's autograde step gets it.
 
 import copy
 import importlib
+from concurrent.futures import ThreadPoolExecutor
 
 from conftest import COURSE, load_notebook
 
@@ -60,13 +61,18 @@ def test_plausible_wrong_answers_are_caught(assignment):
     assert set(wrong) == set(_fractions(judge_in_subprocess(_complete(assignment), assignment)))
     assert all(len(answers) >= 2 for answers in wrong.values())
     # Exercises are independent functions, so round k swaps in every
-    # exercise's k-th wrong answer at once: one judge run per round.
-    for k in range(max(len(answers) for answers in wrong.values())):
-        round_k = {name: answers[k] for name, answers in wrong.items() if k < len(answers)}
-        verdict = judge_in_subprocess(_with_answers(_complete(assignment), round_k), assignment)
+    # exercise's k-th wrong answer at once: one judge run per round, two at a time.
+    rounds = [{name: answers[k] for name, answers in wrong.items() if k < len(answers)}
+              for k in range(max(len(answers) for answers in wrong.values()))]
+    complete = _complete(assignment)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        verdicts = list(pool.map(
+            lambda answers: judge_in_subprocess(_with_answers(complete, answers), assignment),
+            rounds))
+    for k, (answers, verdict) in enumerate(zip(rounds, verdicts, strict=True)):
         for name, (passed, total) in _fractions(verdict).items():
-            if name in round_k:
-                assert passed < total, f"wrong answer #{k} for {name} scored full:\n{round_k[name]}"
+            if name in answers:
+                assert passed < total, f"wrong answer #{k} for {name} scored full:\n{answers[name]}"
             else:
                 assert passed == total, f"{name} lost points while another was wrong"
 

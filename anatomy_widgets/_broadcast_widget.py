@@ -1,0 +1,205 @@
+"""The broadcasting widget: two or three shapes, aligned from the right, and what torch does.
+
+Like the memory widget it is plain ipywidgets; the class holds state and wires
+controls, the sentences below are pure functions of the shapes.
+"""
+
+from __future__ import annotations
+
+import math
+
+import ipywidgets as widgets
+
+from ._broadcast import Alignment, BroadcastError, align, broadcast_shapes, broadcast_values
+from ._broadcast import expand_strides as _expand_strides
+from ._broadcast_svg import alignment_svg
+from ._controls import StaticFallback, format_ints, info_html, parse_ints, static_html
+from ._layout import contiguous_strides
+
+__all__ = ["Broadcast", "broadcast_lines", "example_lines"]
+
+NAMES = ("a", "b", "c")
+_MAX_EXAMPLE = 64  # elements in the result; more would not fit on a screen
+
+
+def broadcast_lines(shapes, strides, alignment: Alignment) -> list[str]:
+    """What happens: the result and the stride-0 views, or torch's reasons for refusing."""
+    names = NAMES[: len(shapes)]
+    try:
+        result = broadcast_shapes(*shapes)
+    except BroadcastError as e:
+        return _clash_lines(names, alignment) + [
+            f"torch.broadcast_shapes says: {e}",
+            f"{' + '.join(names)} says: {e.operator_message}",
+        ]
+    lines = [f"result shape: {result}"]
+    for name, shape, stride, roles in zip(names, shapes, strides, alignment.roles):
+        if "stretched" in roles or "new" in roles:
+            expanded = _expand_strides(shape, stride, result)
+            lines.append(
+                f"{name}.expand{result}: stride {expanded} — stride 0 in a dim means every "
+                "index there reads the same cells: nothing is copied"
+            )
+        else:
+            lines.append(f"{name} already has shape {result}: used as it is")
+    return lines
+
+
+def _clash_lines(names, alignment: Alignment) -> list[str]:
+    ndim = len(alignment.result)
+    lines = []
+    for dim in alignment.clash_dims:
+        sizes = [
+            f"{name} has {row[ndim + dim]}"
+            for name, row in zip(names, alignment.rows)
+            if row[ndim + dim] not in (None, 1)
+        ]
+        lines.append(f"does not broadcast: in dim {dim}, " + ", ".join(sizes)
+                     + ": sizes must be equal, or 1")  # fmt: skip
+    return lines
+
+
+def example_lines(shapes) -> list[str]:
+    """A small example with values: each operand, stretched, and their sum."""
+    try:
+        result = broadcast_shapes(*shapes)
+    except BroadcastError:
+        return []
+    if math.prod(result) > _MAX_EXAMPLE or max(map(math.prod, shapes)) > _MAX_EXAMPLE:
+        return [f"(values shown for up to {_MAX_EXAMPLE} elements)"]
+    total = broadcast_values([0] * math.prod(result), result, result)
+    lines = []
+    for k, (name, shape) in enumerate(zip(NAMES, shapes)):
+        values = [v * 10**k for v in range(math.prod(shape))]  # a: 0 1 2.., b: 0 10 20..
+        stretched = broadcast_values(values, shape, result)
+        lines.append(f"{name} = {_nested(values, shape)}  stretched to {result}: {stretched}")
+        total = _add(total, stretched)
+    return lines + [f"{' + '.join(NAMES[: len(shapes)])} = {total}"]
+
+
+def _nested(values, shape):
+    return broadcast_values(values, shape, shape)
+
+
+def _add(x, y):
+    if isinstance(x, list):
+        return [_add(a, b) for a, b in zip(x, y)]
+    return x + y
+
+
+class Broadcast(StaticFallback, widgets.VBox):
+    """Show how two or three shapes broadcast, or exactly why they do not.
+
+    ``Broadcast((3, 1), (4,))`` or ``Broadcast(t1, t2)``: tensors contribute their
+    shape and strides (so the expand strides shown are theirs). ``values=True``
+    adds a small worked example.
+    """
+
+    def __init__(self, *operands, values: bool = False) -> None:
+        operands = operands or ((3, 1), (4,))
+        if not 1 <= len(operands) <= 3:
+            raise ValueError(f"Broadcast takes one to three shapes, got {len(operands)}")
+        self._shapes = [_shape_of(op) for op in operands]
+        self._strides = [_strides_of(op) for op in operands]
+        self._error: str | None = None
+        text = dict(continuous_update=False, layout=widgets.Layout(width="220px"))
+        self.boxes = [widgets.Text(description=f"{name} shape", **text) for name in NAMES]
+        for box, shape in zip(self.boxes, self._shapes):
+            box.value = format_ints(shape)
+        self.values_box = widgets.Checkbox(value=values, description="show example values")
+        self.drawing = widgets.HTML(layout=widgets.Layout(overflow="auto"))
+        for control in (*self.boxes, self.values_box):
+            control.observe(self._on_change, "value")
+        super().__init__(children=[widgets.HBox(self.boxes), self.values_box, self.drawing])
+        self.redraw()
+
+    @property
+    def shapes(self) -> list[tuple[int, ...]]:
+        return list(self._shapes)
+
+    @property
+    def result(self) -> tuple[int, ...] | None:
+        """The broadcast shape, or None when the shapes do not broadcast."""
+        try:
+            return broadcast_shapes(*self._shapes)
+        except BroadcastError:
+            return None
+
+    @property
+    def error(self) -> str | None:
+        """The current problem: unreadable text, or torch's reason for refusing."""
+        return self._error
+
+    @property
+    def svg(self) -> str:
+        return self._svg
+
+    def __repr__(self) -> str:
+        operands = ", ".join(str(s) for s in self._shapes)
+        if self._error:
+            return f"Broadcast({operands}): {self._error}"
+        return f"Broadcast({operands}) -> {self.result}"
+
+    def static_html(self) -> str:
+        return static_html([self._svg], self._info, repr(self))
+
+    def set_shapes(self, *shapes) -> None:
+        """Show other shapes (as typing them would); strides become row-major."""
+        texts = [format_ints(shape) for shape in shapes] + ["", ""]  # "" in c: no third
+        for box, text in zip(self.boxes, texts):
+            box.value = text  # fires _on_change, which redraws
+
+    def redraw(self) -> None:
+        alignment = align(*self._shapes)
+        names = NAMES[: len(self._shapes)]
+        lines = broadcast_lines(self._shapes, self._strides, alignment)
+        if self.values_box.value:
+            lines += example_lines(self._shapes)
+        self._svg = alignment_svg(alignment, names, self._shapes)
+        self._error = self._parse_error or _reason(self._shapes)
+        self._info = info_html(lines, self._parse_error)
+        self.drawing.value = self._svg + self._info
+
+    _parse_error: str | None = None
+
+    def _on_change(self, change) -> None:
+        try:
+            typed = [parse_ints(box.value, f"{n} shape") for n, box in zip(NAMES, self.boxes)]
+            _check_sizes(typed)
+        except ValueError as e:
+            self._parse_error = str(e)
+            self.redraw()
+            return
+        # a and b are always operands; an empty c means "only two shapes".
+        keep = 3 if self.boxes[2].value.strip() else 2
+        shapes = typed[:keep]
+        if shapes != self._shapes:
+            self._strides = [contiguous_strides(s) for s in shapes]
+        self._shapes, self._parse_error = shapes, None
+        self.redraw()
+
+
+def _check_sizes(shapes) -> None:
+    for shape in shapes:
+        if any(n < 0 for n in shape):
+            raise ValueError(f"sizes must be non-negative, got {shape}")
+        if len(shape) > 6:
+            raise ValueError(f"this widget draws up to 6 dims; got {len(shape)}")
+
+
+def _reason(shapes) -> str | None:
+    try:
+        broadcast_shapes(*shapes)
+    except BroadcastError as e:
+        return e.operator_message
+    return None
+
+
+def _shape_of(operand) -> tuple[int, ...]:
+    return tuple(operand.shape) if hasattr(operand, "shape") else tuple(operand)
+
+
+def _strides_of(operand) -> tuple[int, ...]:
+    if hasattr(operand, "stride"):
+        return tuple(operand.stride())
+    return contiguous_strides(tuple(operand))

@@ -1,0 +1,146 @@
+"""Pure descriptions for the memory layout widget: what to draw and what to say.
+
+The widget class only holds state; these functions turn a state (a layout, an
+optional base layout, a selected index) into panels, sentences and a repr.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import torch
+
+from ._layout import (
+    MAX_DIMS,
+    Layout,
+    address_formula,
+    bounds_error,
+    distinct_positions,
+    is_contiguous,
+    overlap_kind,
+    overlapping_elements,
+    shown_indices,
+    slots_per_dim,
+    storage_position,
+)
+from ._svg import Panel
+
+__all__ = ["PRESETS", "drawing_error", "panel", "describe", "layout_repr", "compare_lines"]
+
+# Each preset is the torch code shown to the student and that code, run. The widget
+# reads the layout off the real (tiny) tensor, so presets are right by construction.
+PRESETS: dict[str, tuple[str, Callable[[], torch.Tensor]]] = {
+    "contiguous": ("torch.arange(12).view(3, 4)", lambda: torch.arange(12).view(3, 4)),
+    "transpose": ("torch.arange(12).view(3, 4).t()", lambda: torch.arange(12).view(3, 4).t()),
+    "slice / narrow (offset)": (
+        "torch.arange(12).view(3, 4).narrow(1, 1, 2)",
+        lambda: torch.arange(12).view(3, 4).narrow(1, 1, 2),
+    ),
+    "expand (stride 0)": ("torch.arange(4).expand(3, 4)", lambda: torch.arange(4).expand(3, 4)),
+    "diagonal": (
+        "torch.arange(16).view(4, 4).diagonal()",
+        lambda: torch.arange(16).view(4, 4).diagonal(),
+    ),
+    "sliding window (as_strided)": (
+        "torch.arange(6).as_strided((4, 3), (1, 1))",
+        lambda: torch.arange(6).as_strided((4, 3), (1, 1)),
+    ),
+    "permute (3-D)": (
+        "torch.arange(24).view(2, 3, 4).permute(2, 0, 1)",
+        lambda: torch.arange(24).view(2, 3, 4).permute(2, 0, 1),
+    ),
+    "channels_last (4-D)": (
+        "torch.arange(24).view(2, 3, 2, 2).contiguous(memory_format=torch.channels_last)",
+        lambda: torch.arange(24).view(2, 3, 2, 2).contiguous(memory_format=torch.channels_last),
+    ),
+}
+
+_MAX_LISTED_OVERLAPS = 4
+
+
+def drawing_error(layout: Layout) -> str | None:
+    """Why this layout cannot be drawn: torch's refusal, or more dims than we draw."""
+    reason = bounds_error(layout)
+    if reason:
+        return f"as_strided refuses this layout: {reason}"
+    if layout.ndim > MAX_DIMS:
+        return f"this widget draws up to {MAX_DIMS} dims; got {layout.ndim}"
+    return None
+
+
+def panel(title: str, layout: Layout, selected=None) -> Panel:
+    """The grid to draw for ``layout``, elided per dim, keeping ``selected`` visible."""
+    slots = slots_per_dim(layout.ndim)
+    focus = selected if selected is not None else (None,) * layout.ndim
+    axes = tuple(shown_indices(n, slots, f) for n, f in zip(layout.shape, focus))
+    return Panel(title, layout, axes)
+
+
+def layout_repr(layout: Layout) -> str:
+    return (
+        f"shape={layout.shape}, stride={layout.stride}, offset={layout.offset}, "
+        f"storage={layout.storage_size}"
+    )
+
+
+def describe(layout: Layout, selected=None, name: str = "x") -> list[str]:
+    """Sentences under the drawing: contiguity, overlap, elision, the selected address."""
+    kind = overlap_kind(layout)
+    lines = [
+        f"{layout.numel:,} element{'' if layout.numel == 1 else 's'} · "
+        f"contiguous: {is_contiguous(layout)} · "
+        f"elements sharing a storage cell: {_overlap_words(kind)}"
+    ]
+    if layout.numel <= 4096 and kind == "overlapping":
+        lines.extend(_overlap_lines(layout))
+    if selected is not None:
+        lines.append(_address_line(layout, selected, name))
+    elided = [d for d, n in enumerate(layout.shape) if n > slots_per_dim(layout.ndim)]
+    if elided:
+        dims = ", ".join(str(d) for d in elided)
+        lines.append(
+            f"too big to draw whole: {'dims' if len(elided) > 1 else 'dim'} {dims} "
+            f"{'show their' if len(elided) > 1 else 'shows its'} first and last indices "
+            "around '…' (nothing was allocated or read)"
+        )
+    return lines
+
+
+def _overlap_words(kind: str) -> str:
+    return {"none": "none", "overlapping": "yes", "unknown": "cannot tell from strides alone"}[kind]
+
+
+def _overlap_lines(layout: Layout) -> list[str]:
+    shared = sorted(overlapping_elements(layout).items())
+    lines = [
+        f"storage[{p}] is read by " + ", ".join(str(list(i)) for i in indices)
+        for p, indices in shared[:_MAX_LISTED_OVERLAPS]
+    ]
+    if len(shared) > _MAX_LISTED_OVERLAPS:
+        lines.append(f"... and {len(shared) - _MAX_LISTED_OVERLAPS} more shared cells")
+    return lines
+
+
+def _address_line(layout: Layout, selected, name: str) -> str:
+    position = storage_position(layout, selected)
+    index = ", ".join(str(i) for i in selected)
+    return (
+        f"{name}[{index}] → offset + Σ index·stride = {address_formula(layout, selected)}"
+        f" → byte {position * layout.itemsize:,} of the storage"
+    )
+
+
+def compare_lines(view: Layout, base: Layout, shares: bool) -> list[str]:
+    """How the view sits on the base's storage (or that it has storage of its own)."""
+    if not shares:
+        return ["view and base do NOT share storage: they are separate blocks of memory"]
+    return [
+        f"view and base share ONE storage of {view.storage_size:,} elements: "
+        "writing through either changes what the other reads",
+        f"the view reads {_cells(view)} of its cells; the base reads {_cells(base)}",
+    ]
+
+
+def _cells(layout: Layout) -> str:
+    count, exact = distinct_positions(layout)
+    return f"{count:,}" if exact else f"at most {count:,}"

@@ -1,0 +1,300 @@
+"""Pure SVG drawing of storage strips and logical grids, from the layout logic's output.
+
+Deterministic text (integer coordinates, no ids, no randomness): the same layout
+always gives the same bytes, which is what lets nbval compare stored outputs.
+Every element cell carries ``data-index`` and ``data-pos`` so tests (and browser
+tests) can read the drawing back and compare it with torch.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+from html import escape
+
+from ._layout import Layout, storage_positions, storage_slots
+
+__all__ = ["Panel", "memory_svg", "colour", "MAX_WIDTH"]
+
+MAX_WIDTH = 960
+_VIRIDIS = (
+    (68, 1, 84), (71, 45, 123), (59, 82, 139), (44, 114, 142), (33, 145, 140),
+    (40, 174, 128), (94, 201, 98), (173, 220, 48), (253, 231, 37),
+)  # fmt: skip
+_UNREAD = "#eeeeee"
+_MARKS = ("#1f3a93", "#e67e22")  # which panel reads a storage cell, in compare mode
+_STORAGE_PER_ROW = 32
+
+
+@dataclass(frozen=True)
+class Panel:
+    """One logical grid to draw: its layout and, per dim, the indices shown (None = gap)."""
+
+    title: str
+    layout: Layout
+    axes: tuple[tuple[int | None, ...], ...]
+
+    def drawn_axes(self) -> list[list[int]]:
+        return [[i for i in axis if i is not None] for axis in self.axes]
+
+    def positions(self) -> list[int]:
+        """Storage positions of the drawn elements, row-major (plain ints: cheap to make)."""
+        return storage_positions(self.layout, self.drawn_axes())
+
+
+def _viridis(t: float) -> tuple[str, str]:
+    scaled = t * (len(_VIRIDIS) - 1)
+    low = min(int(scaled), len(_VIRIDIS) - 2)
+    frac = scaled - low
+    rgb = [round(a + (b - a) * frac) for a, b in zip(_VIRIDIS[low], _VIRIDIS[low + 1])]
+    return "#{:02x}{:02x}{:02x}".format(*rgb), ("#000000" if t > 0.6 else "#ffffff")
+
+
+# 256 shades are more than an eye tells apart; computing them once keeps redraws fast.
+_PALETTE = tuple(_viridis(k / 255) for k in range(256))
+
+
+def colour(rank: int, count: int) -> tuple[str, str]:
+    """Fill and text colours for the ``rank``-th of ``count`` storage positions (viridis)."""
+    return _PALETTE[rank * 255 // (count - 1) if count > 1 else 0]
+
+
+def _label(x: int, y: int, text: str, size: int = 11, anchor: str = "start", cls: str = "") -> str:
+    attr = f' class="{cls}"' if cls else ""
+    return (
+        f'<text x="{x}" y="{y}" font-size="{size}" text-anchor="{anchor}"{attr}>'
+        f"{escape(text)}</text>"
+    )
+
+
+@lru_cache(maxsize=256)
+def _font(size: int, digits: int) -> int:
+    """Font size for a number of ``digits`` in a cell; 0 when it would be unreadable."""
+    font = min(12, (size - 3) * 10 // (6 * digits))
+    return font if font >= 7 else 0
+
+
+def _cell_text(x: int, y: int, size: int, text: str, fill: str) -> str:
+    # Shrink long numbers to fit; past a readable size, the tooltip carries them.
+    font = _font(size, len(text))
+    if not font:
+        return ""
+    return (
+        f'<text x="{x + size // 2}" y="{y + size // 2 + font * 35 // 100}" font-size="{font}" '
+        f'text-anchor="middle" fill="{fill}">{text}</text>'
+    )
+
+
+class _Canvas:
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.width = 0
+        self.height = 0
+
+    def grow(self, right: int, bottom: int) -> None:
+        self.width, self.height = max(self.width, right), max(self.height, bottom)
+
+    def svg(self, cls: str) -> str:
+        w, h = self.width + 8, self.height + 8
+        head = (
+            f'<svg xmlns="http://www.w3.org/2000/svg" class="{cls}" width="{w}" height="{h}" '
+            f'viewBox="0 0 {w} {h}" font-family="DejaVu Sans Mono, Menlo, Consolas, monospace">'
+        )
+        return head + "".join(self.parts) + "</svg>"
+
+
+def memory_svg(panels, storage_size: int, selected=None, itemsize: int = 8) -> str:
+    """Storage strip on top, then each panel's grid; colours pair elements with cells.
+
+    ``selected`` is an index into the first panel, outlined in red in both places.
+    """
+    drawn = [panel.positions() for panel in panels]
+    used = sorted({p for positions in drawn for p in positions})
+    ranks = {p: colour(r, len(used)) for r, p in enumerate(used)}
+    readers = [_count(positions) for positions in drawn]
+    chosen = _selected_position(panels, selected)
+    canvas = _Canvas()
+    slots = storage_slots(storage_size, used)
+    y = _draw_storage(canvas, slots, storage_size, itemsize, ranks, readers, chosen)
+    for n, (panel, counts) in enumerate(zip(panels, readers)):
+        mark = _MARKS[n] if len(panels) > 1 else None
+        chosen_index = tuple(selected) if n == 0 and selected is not None else None
+        y = _draw_panel(canvas, panel, counts, ranks, y + 18, chosen_index, mark)
+    return canvas.svg("ta-memory")
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count:,} {noun}" + ("" if count == 1 else "s")
+
+
+def _count(positions) -> dict[int, int]:
+    return Counter(positions)
+
+
+def _selected_position(panels, selected) -> int | None:
+    if selected is None or not panels:
+        return None
+    layout = panels[0].layout
+    return layout.offset + sum(i * s for i, s in zip(selected, layout.stride))
+
+
+def _draw_storage(canvas, slots, storage_size, itemsize, ranks, readers, chosen) -> int:
+    per_row = max(1, min(len(slots), _STORAGE_PER_ROW))
+    size = max(18, min(36, MAX_WIDTH // per_row))
+    elided = len(slots) < storage_size
+    title = f"storage: {_plural(storage_size, 'element')} × {itemsize} bytes"
+    if elided:
+        title += f" (drawn: the {sum(isinstance(s, int) for s in slots)} cells read or at an end)"
+    canvas.parts.append(_label(4, 14, title, 12, cls="ta-title"))
+    canvas.grow(4 + len(title) * 8, 14)
+    top = 22
+    for k, slot in enumerate(slots):
+        x, y = 4 + (k % per_row) * size, top + (k // per_row) * (size + 8)
+        if isinstance(slot, tuple):
+            canvas.parts.append(_gap(x, y, size, slot))
+        else:
+            canvas.parts.append(_storage_cell(x, y, size, slot, ranks, readers, chosen))
+    rows = (len(slots) + per_row - 1) // per_row
+    bottom = top + rows * (size + 8)
+    canvas.grow(4 + per_row * size, bottom)
+    return bottom
+
+
+def _gap(x: int, y: int, size: int, gap: tuple[int, int]) -> str:
+    start, stop = gap
+    return (
+        f'<g class="gap"><title>positions {start:,}..{stop - 1:,} ({stop - start:,}) not drawn'
+        f"</title>{_label(x + size // 2, y + size // 2 + 4, '…', 14, 'middle')}</g>"
+    )
+
+
+def _storage_cell(x, y, size, position, ranks, readers, chosen) -> str:
+    fill, ink = ranks.get(position, (_UNREAD, "#999999"))
+    counts = [r.get(position, 0) for r in readers]
+    # The badge counts readers within one tensor (overlap), not base and view together.
+    total = max(counts, default=0)
+    stroke = ' stroke="#d62728" stroke-width="3"' if position == chosen else ' stroke="#ffffff"'
+    parts = [
+        f'<g class="cell" data-pos="{position}" data-readers="{total}">'
+        f"<title>storage[{position:,}]: read by {total} drawn element(s) of one view</title>"
+        f'<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="{fill}"{stroke}/>',
+        _cell_text(x, y, size, str(position), ink),
+    ]
+    if total > 1:
+        parts.append(_label(x + size - 2, y + 9, f"×{total}", 8, "end", "badge"))
+    if len(readers) > 1:
+        for n, count in enumerate(counts):
+            if count:
+                mark_y = y + size + 1 + 3 * n
+                parts.append(f'<rect x="{x}" y="{mark_y}" width="{size}" height="3" '
+                             f'fill="{_MARKS[n]}"/>')  # fmt: skip
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def _blocks(axes) -> tuple[list[tuple], int]:
+    """The 2-D blocks a grid is cut into (their leading indices) and how many go across."""
+    lead = axes[:-2]
+    if not lead:
+        return [()], 1
+    if len(lead) == 1:
+        return [(i,) for i in lead[0]], len(lead[0])
+    return [(i, j) for i in lead[0] for j in lead[1]], len(lead[1])
+
+
+def _draw_panel(canvas, panel, counts, ranks, top, selected, mark) -> int:
+    axes = panel.axes
+    rows = axes[-2] if len(axes) >= 2 else (0,)
+    cols = axes[-1] if axes else (0,)
+    blocks, across = _blocks(axes)
+    size = max(12, min(36, (MAX_WIDTH - 24) // max(1, across * (len(cols) + 1))))
+    block_w, block_h = len(cols) * size, len(rows) * size + 16
+    across = max(1, min(across, (MAX_WIDTH - 24 + size) // (block_w + size)))
+    if mark:
+        canvas.parts.append(f'<rect x="4" y="{top + 3}" width="10" height="10" fill="{mark}"/>')
+    canvas.parts.append(_label(18 if mark else 4, top + 12, panel.title, 12, cls="ta-title"))
+    canvas.grow(18 + len(panel.title) * 8, top)
+    if not counts:
+        canvas.parts.append(_label(24, top + 34, "no elements: this view reads nothing", 11))
+        canvas.grow(300, top + 40)
+        return top + 40
+    grid = _Grid(panel.layout, size, rows, cols, ranks, {p for p, n in counts.items() if n > 1})
+    top += 20
+    for k, lead in enumerate(blocks):
+        x = 24 + (k % across) * (block_w + size)
+        y = top + (k // across) * (block_h + 8)
+        canvas.parts.append(grid.block(x, y, lead, selected))
+    bottom = top + ((len(blocks) + across - 1) // across) * (block_h + 8)
+    canvas.grow(24 + across * (block_w + size), bottom)
+    return bottom
+
+
+@dataclass(frozen=True)
+class _Grid:
+    """What every 2-D block of a panel shares: layout, cell size, shown rows and columns."""
+
+    layout: Layout
+    size: int
+    rows: tuple
+    cols: tuple
+    ranks: dict
+    overlap: set
+
+    def block(self, x: int, y: int, lead: tuple, selected) -> str:
+        """One 2-D slice ``[*lead, :, :]``; positions come from the strides, row by row."""
+        ndim, stride = self.layout.ndim, self.layout.stride
+        if None in lead:
+            return _label(x, y + 12, "…", 14)
+        parts = []
+        if lead:
+            name = "[" + ", ".join([str(i) for i in lead] + [":"] * (ndim - len(lead))) + "]"
+            parts.append(_label(x, y + 11, name, 10))
+        base = self.layout.offset + sum(i * s for i, s in zip(lead, stride))
+        prefix = "".join(f"{i}, " for i in lead)
+        row_step = stride[-2] if ndim >= 2 else 0
+        col_step = stride[-1] if ndim else 0
+        for r, row in enumerate(self.rows):
+            cy = y + 16 + r * self.size
+            if row is None:
+                parts.extend(self._gap(x, cy, c, col, "⋮") for c, col in enumerate(self.cols))
+                continue
+            row_index = lead + (row,) if ndim >= 2 else lead
+            row_name = f"{prefix}{row}, " if ndim >= 2 else prefix
+            chosen_row = selected is not None and selected[:-1] == row_index
+            row_pos = base + row * row_step
+            for c, col in enumerate(self.cols):
+                if col is None:
+                    parts.append(self._gap(x, cy, c, None, "⋯"))
+                    continue
+                position = row_pos + col * col_step
+                chosen = chosen_row and (not ndim or selected[-1] == col)
+                name = f"{row_name}{col}" if ndim else ""
+                parts.append(self._element(x + c * self.size, cy, name, position, chosen))
+        return "".join(parts)
+
+    def _gap(self, x: int, y: int, c: int, col, glyph: str) -> str:
+        glyph = "⋱" if col is None and glyph == "⋮" else glyph
+        middle = self.size // 2
+        return _label(x + c * self.size + middle, y + middle + 4, glyph, 12, "middle")
+
+    def _element(self, x: int, y: int, name: str, position: int, chosen: bool) -> str:
+        # Called up to 4096 times a redraw: one lookup, one f-string, no containers.
+        fill, ink = self.ranks[position]
+        size = self.size
+        if chosen:
+            classes = "elem overlap selected" if position in self.overlap else "elem selected"
+            stroke = ' stroke="#d62728" stroke-width="3"'
+        elif position in self.overlap:
+            classes, stroke = (
+                "elem overlap",
+                ' stroke="#000000" stroke-width="2" stroke-dasharray="3 2"',
+            )
+        else:
+            classes, stroke = "elem", ' stroke="#ffffff"'
+        return (
+            f'<g class="{classes}" data-index="{name}" data-pos="{position}">'
+            f"<title>[{name}] reads storage[{position}]</title>"
+            f'<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="{fill}"{stroke}/>'
+            f"{_cell_text(x, y, size, str(position), ink)}</g>"
+        )

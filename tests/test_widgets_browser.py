@@ -1,0 +1,266 @@
+"""The widgets in a real browser: JupyterLab 4 and Notebook 7, driven by headless Chromium.
+
+A JupyterLab server starts on a free localhost port with a random token, over a
+temporary copy of the chapter 1 lesson (so autosave never touches the repo).
+Playwright drives Debian's Chromium (Playwright's own browser download does not
+work offline). Screenshots go to ``tests/artifacts/browser/`` (git-ignored).
+
+Skipped, with the reason, when Chromium or the ``playwright`` package is missing.
+"""
+
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+import uuid
+from pathlib import Path
+
+import pytest
+import torch
+
+ROOT = Path(__file__).resolve().parents[1]
+LESSON = ROOT / "course" / "01_storage_strides.ipynb"
+ARTIFACTS = ROOT / "tests" / "artifacts" / "browser"
+CHROMIUM_CANDIDATES = ["/usr/lib/chromium/chromium", "/usr/bin/chromium"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+TIMEOUT_MS = 60_000
+
+
+def _chromium() -> str | None:
+    found = [p for p in CHROMIUM_CANDIDATES if os.access(p, os.X_OK)]
+    return found[0] if found else shutil.which("chromium")
+
+
+CHROMIUM = _chromium()
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="Debian chromium not installed (apt-get install chromium)"
+)
+sync_api = pytest.importorskip(
+    "playwright.sync_api", reason="playwright not installed (pip install -e '.[dev]')"
+)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _demo_notebook(path: Path) -> None:
+    """A one-cell notebook for Notebook 7: the broadcasting widget (no lesson uses it yet)."""
+    source = "from anatomy_widgets import Broadcast\n\nBroadcast((3, 1), (4,))"
+    nb = {
+        "cells": [{"cell_type": "code", "execution_count": None, "id": "broadcast",
+                   "metadata": {}, "outputs": [], "source": source}],
+        "metadata": {"kernelspec": {"display_name": "Python 3 (ipykernel)",
+                                    "language": "python", "name": "python3"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }  # fmt: skip
+    path.write_text(json.dumps(nb), encoding="utf-8")
+
+
+def _lab_settings(settings: Path) -> None:
+    overrides = {
+        # No news or update checks: the machine is offline, and their toasts cover buttons.
+        "apputils-extension/notification": {"fetchNews": "false", "checkForUpdates": False},
+        # Render every cell: with windowing, cells far down are laid out late, which
+        # moves them under a screenshot and hides their text from the DOM.
+        "notebook-extension/tracker": {"windowingMode": "none"},
+    }
+    for plugin, values in overrides.items():
+        path = settings / "@jupyterlab" / f"{plugin}.jupyterlab-settings"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(values))
+
+
+def _wait_for_idle_kernel(page, base: str, token: str, notebook: str) -> None:
+    """Until the notebook's kernel has started and is idle (then Run All is not lost)."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        with urllib.request.urlopen(f"{base}/api/sessions?token={token}", timeout=5) as reply:
+            sessions = json.load(reply)
+        if any(
+            s["path"].endswith(notebook) and s["kernel"]["execution_state"] == "idle"
+            for s in sessions
+        ):
+            return
+        page.wait_for_timeout(300)  # not time.sleep: the page must keep running meanwhile
+
+
+def _wait_until_up(url: str, server: subprocess.Popen, log: Path) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError(f"jupyter lab exited:\n{log.read_text()[-3000:]}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as reply:
+                if reply.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.3)
+    raise RuntimeError(f"jupyter lab did not answer in 60 s:\n{log.read_text()[-3000:]}")
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    """(base url, token) of a JupyterLab server over a scratch copy of the lesson."""
+    work = tmp_path_factory.mktemp("lab")
+    root = work / "notebooks"
+    root.mkdir()
+    shutil.copy(LESSON, root / LESSON.name)
+    _demo_notebook(root / "broadcast_demo.ipynb")
+    _lab_settings(work / "settings")
+    env = dict(os.environ, JUPYTER_RUNTIME_DIR=str(work / "runtime"),
+               JUPYTER_DATA_DIR=str(work / "data"), JUPYTER_CONFIG_DIR=str(work / "config"),
+               JUPYTERLAB_SETTINGS_DIR=str(work / "settings"),
+               JUPYTERLAB_WORKSPACES_DIR=str(work / "workspaces"))  # fmt: skip
+    port, token = _free_port(), uuid.uuid4().hex
+    log = work / "lab.log"
+    command = [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--allow-root",
+               "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
+               "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}",
+               f"--ServerApp.root_dir={root}", "--LabApp.news_url="]  # fmt: skip
+    with open(log, "w") as out:
+        server = subprocess.Popen(command, env=env, stdout=out, stderr=subprocess.STDOUT)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        _wait_until_up(f"{base}/api/status?token={token}", server, log)
+        yield base, token
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser):
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.set_default_timeout(TIMEOUT_MS)
+    # Nothing leaves localhost: a widget that needed a CDN would fail to load. Only
+    # other hosts are routed (to be refused): a Python handler for every local request
+    # would stall the page whenever the test is not inside a Playwright call.
+    page.route(re.compile(r"^(?!http://127\.0\.0\.1[:/]|data:|blob:)"), _refuse)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    yield page
+    page.close()
+
+
+def _refuse(route) -> None:
+    route.abort()
+
+
+def _run_all_until(page, shown) -> None:
+    """Run → Run All Cells, until ``shown`` appears (a click before the kernel is
+    connected can be lost, so it is retried; rerunning these cells is harmless)."""
+    for _ in range(3):
+        page.locator(".lm-MenuBar-item", has_text="Run").first.click()
+        page.locator('.lm-Menu-item[data-command="runmenu:run-all"]').click()
+        try:
+            shown.wait_for(timeout=15_000)
+            return
+        except sync_api.TimeoutError:
+            continue
+    shown.wait_for()
+
+
+def _cell(page, code: str):
+    return page.locator(".jp-CodeCell").filter(has_text=code)
+
+
+def _drawn_positions(cell) -> dict[str, int]:
+    cells = cell.locator("svg.ta-memory g.elem")
+    pairs = cells.evaluate_all("gs => gs.map(g => [g.dataset.index, g.dataset.pos])")
+    return {index: int(pos) for index, pos in pairs}
+
+
+def _as_drawn(view: torch.Tensor) -> dict[str, int]:
+    return {", ".join(map(str, i)): view[i].item() for i in torch.cartesian_prod(
+        *[torch.arange(n) for n in view.shape]).tolist() for i in [tuple(i)]}  # fmt: skip
+
+
+def test_lesson_in_jupyterlab_stored_picture_then_live_widget(lab, page):
+    base, token = lab
+    page.goto(f"{base}/lab/tree/{LESSON.name}?token={token}")
+    widget_cell = _cell(page, "MemoryLayout(grid.t())")
+    # Before anything runs, the stored output is the static SVG picture, not an error.
+    stored = widget_cell.locator('img[alt^="MemoryLayout(shape=(4, 3)"]')
+    stored.wait_for()
+    assert stored.evaluate("img => img.complete && img.naturalWidth > 100")
+    widget_cell.scroll_into_view_if_needed()
+    widget_cell.screenshot(path=ARTIFACTS / "lab_stored_output.png")
+
+    _wait_for_idle_kernel(page, base, token, LESSON.name)
+    _run_all_until(page, widget_cell.locator(".widget-html svg.ta-memory"))
+    grid_t = torch.arange(12).view(3, 4).t()
+    assert _drawn_positions(widget_cell) == _as_drawn(grid_t)
+
+    stride = widget_cell.locator(".widget-text", has_text="stride").locator("input")
+    stride.fill("4, 1")  # (4, 3) with strides (4, 1) reaches past 12 elements
+    stride.press("Enter")
+    widget_cell.locator(".ta-error").wait_for()
+    with pytest.raises(RuntimeError) as torch_error:
+        torch.arange(12).as_strided((4, 3), (4, 1))
+    assert str(torch_error.value) in widget_cell.locator(".ta-error").text_content()
+    assert _drawn_positions(widget_cell) == {}
+
+    stride.fill("3, 1")
+    stride.press("Enter")
+    widget_cell.locator('g.elem[data-index="0, 1"][data-pos="1"]').wait_for()
+    expected = torch.arange(12).as_strided((4, 3), (3, 1))
+    assert _drawn_positions(widget_cell) == _as_drawn(expected)
+
+    handle = widget_cell.locator(".widget-slider", has_text="index 0").locator(".noUi-handle")
+    handle.focus()
+    handle.press("ArrowRight")
+    widget_cell.locator('g.elem.selected[data-index="1, 0"][data-pos="3"]').wait_for()
+    assert "0 + 1·3 + 0·1 = 3" in widget_cell.locator(".ta-info").text_content()
+    widget_cell.screenshot(path=ARTIFACTS / "lab_live_widget.png")
+
+    compare = _cell(page, "MemoryLayout(windows, base=signal)")
+    compare.locator(".widget-html svg.ta-memory").wait_for()
+    assert "share ONE storage" in compare.locator(".ta-info").text_content()
+    compare.screenshot(path=ARTIFACTS / "lab_view_and_base.png")
+
+
+def test_broadcast_widget_in_notebook_7(lab, page):
+    base, token = lab
+    page.goto(f"{base}/notebooks/broadcast_demo.ipynb?token={token}")
+    cell = _cell(page, "Broadcast((3, 1), (4,))")
+    cell.wait_for()
+    _wait_for_idle_kernel(page, base, token, "broadcast_demo.ipynb")
+    _run_all_until(page, cell.locator(".widget-html svg.ta-broadcast"))
+    assert cell.locator('g[data-operand="a"][data-dim="-1"]').get_attribute("data-role") == (
+        "stretched"
+    )
+    b_shape = cell.locator(".widget-text", has_text="b shape").locator("input")
+    b_shape.fill("2, 4")  # dim -2: 3 against 2
+    b_shape.press("Enter")
+    cell.locator('g[data-operand="result"][data-dim="-2"][data-role="unknown"]').wait_for()
+    with pytest.raises(RuntimeError) as torch_error:
+        torch.empty(3, 1) + torch.empty(2, 4)
+    assert str(torch_error.value) in cell.locator(".ta-info").text_content()
+    cell.screenshot(path=ARTIFACTS / "notebook7_broadcast.png")
