@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from . import _notebook
+from . import _notebook, _sandbox
 from ._errors import StudentError
 from ._plugin import STUDENT
 from ._remote import RemoteStudent
@@ -103,9 +103,12 @@ class _Collector:
         return exercises
 
 
-def run_judge(notebook: Path, assignment: str) -> dict:
-    """Grade ``notebook`` against ``assignment``'s hidden checks (this process)."""
-    path = hidden_checks_path(assignment)
+def run_judge(notebook: Path, assignment: str, checks: Path | None = None) -> dict:
+    """Grade ``notebook`` against ``assignment``'s hidden checks (this process).
+
+    ``checks`` overrides the hidden check file (the grader's own tests use it).
+    """
+    path = Path(checks) if checks else hidden_checks_path(assignment)
     if not path.exists():
         raise FileNotFoundError(f"no hidden checks for assignment {assignment!r} at {path}")
     # Launch the student's process first: it imports torch while pytest starts.
@@ -116,7 +119,7 @@ def run_judge(notebook: Path, assignment: str) -> dict:
         str(path), "-p", "grader._plugin", "--student-code", str(notebook),
         "-q", "--tb=no", "--noconftest", "-p", "no:cacheprovider", "-o", "addopts=",
         "-W", "ignore::pytest.PytestAssertRewriteWarning",
-        "--rootdir", str(HIDDEN), "-c", str(HIDDEN / "pytest.ini"),
+        "--rootdir", str(path.parent), "-c", str(HIDDEN / "pytest.ini"),
     ]
     # No plugin autoloading: nbval's import of nbformat alone costs seconds.
     os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
@@ -135,13 +138,15 @@ def run_judge(notebook: Path, assignment: str) -> dict:
     }
 
 
-def judge_in_subprocess(nb: dict, assignment: str, timeout: float = 900.0) -> dict:
+def judge_in_subprocess(nb: dict, assignment: str, timeout: float = 900.0,
+                        checks: Path | None = None) -> dict:
     """Run the judge on notebook ``nb`` in a fresh process; return its verdict."""
     with tempfile.TemporaryDirectory(prefix="tensor-anatomy-judge-") as tmp:
         notebook, out = Path(tmp, "submission.ipynb"), Path(tmp, "verdict.json")
         notebook.write_text(json.dumps(nb), encoding="utf-8")
         cmd = [sys.executable, "-m", "grader._judge", str(notebook),
                "--assignment", assignment, "--out", str(out)]
+        cmd += ["--checks", str(checks)] if checks else []
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
         if done.returncode != 0 or not out.exists():
             tail = "\n".join(done.stderr.splitlines()[-15:])
@@ -154,8 +159,10 @@ def main(argv=None) -> int:
     parser.add_argument("notebook", type=Path)
     parser.add_argument("--assignment", required=True)
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--checks", type=Path, help="hidden check file (default: the assignment's)")
     options = parser.parse_args(argv)
-    verdict = run_judge(options.notebook, options.assignment)
+    _sandbox.protect_judge()  # the student's process cannot read or write our memory
+    verdict = run_judge(options.notebook, options.assignment, options.checks)
     options.out.write_text(json.dumps(verdict, indent=1), encoding="utf-8")
     return 0
 

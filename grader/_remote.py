@@ -7,6 +7,7 @@ that hangs or kills the worker is skipped on restart; a function that timed
 out fails fast afterwards, so shrinking a failing example costs no more waits.
 """
 
+import functools
 import os
 import select
 import shutil
@@ -16,7 +17,7 @@ import sys
 import tempfile
 import time
 
-from . import _wire
+from . import _sandbox, _wire
 from ._errors import (
     MissingDefinition,
     StudentCrashed,
@@ -31,16 +32,19 @@ __all__ = ["RemoteStudent"]
 class _Channel:
     """One worker process and its two pipes, with deadlines on every read."""
 
-    def __init__(self, workdir: str, startup_timeout: float = 120.0):
+    def __init__(self, workdir: str, limits: _sandbox.Limits, startup_timeout: float = 120.0):
         # The worker must import this very grader, wherever the judge found it.
         package_parent = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
         path = os.pathsep.join(filter(None, [package_parent, os.environ.get("PYTHONPATH")]))
-        env = {**os.environ, "PYTHONPATH": path, "HOME": workdir,
-               "OMP_NUM_THREADS": "1", "MPLBACKEND": "Agg"}
+        env = {**os.environ, "PYTHONPATH": path, "HOME": workdir, "TMPDIR": workdir,
+               "MPLCONFIGDIR": workdir, "OMP_NUM_THREADS": "1", "MPLBACKEND": "Agg"}
+        confinement = functools.partial(
+            _sandbox.confine, limits, workdir, (_instructor_dir(),),
+            _sandbox.processes_of_this_user())
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "grader._worker"], stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=workdir, env=env,
-            start_new_session=True,
+            start_new_session=True, preexec_fn=confinement,
         )
         self._next_id = 0
         self._startup_timeout, self._ready = startup_timeout, False
@@ -103,6 +107,13 @@ class _Channel:
             pipe.close()
 
 
+def _instructor_dir() -> str:
+    """Submissions and gradebook: hidden from every student's process."""
+    default = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                           "instructor")
+    return os.path.abspath(os.environ.get("TENSOR_ANATOMY_INSTRUCTOR_DIR", default))
+
+
 def _remaining(deadline: float) -> float:
     return max(0.0, deadline - time.monotonic())
 
@@ -111,7 +122,9 @@ class RemoteStudent:
     """Attribute access to the student's functions, each call a round trip."""
 
     def __init__(self, cells: list[str], call_timeout: float = 5.0,
-                 cell_timeout: float = 60.0, max_restarts: int = 3):
+                 cell_timeout: float = 60.0, max_restarts: int = 3,
+                 limits: _sandbox.Limits = _sandbox.DEFAULT_LIMITS):
+        self._limits = limits
         self._cells, self._reports = list(cells), {}
         self._call_timeout, self._cell_timeout = call_timeout, cell_timeout
         self._restarts_left = max_restarts
@@ -122,7 +135,7 @@ class RemoteStudent:
     def spawn(self) -> None:
         """Launch the process now, so it imports torch while the caller does other work."""
         if self._channel is None:
-            self._channel, self._cells_pending = _Channel(self._workdir), True
+            self._channel, self._cells_pending = _Channel(self._workdir, self._limits), True
 
     def start(self) -> None:
         """Start the process and run the notebook's cells (otherwise done on first call)."""
@@ -151,7 +164,7 @@ class RemoteStudent:
     def _ensure_started(self) -> _Channel:
         while self._channel is None or self._cells_pending:
             if self._channel is None:
-                self._channel = _Channel(self._workdir)
+                self._channel = _Channel(self._workdir, self._limits)
             self._cells_pending = False
             for index, source in enumerate(self._cells):
                 if "skipped" in self._reports.get(index, {}):
