@@ -86,31 +86,39 @@ def _isolate_filesystem(libc, workdir: str, hidden: tuple[str, ...]) -> None:
     os.chdir(workdir)
 
 
-# seccomp: no new processes (threads are fine). RLIMIT_NPROC does not bind uid 0,
-# so for root this filter is what stops a fork bomb.
+# seccomp: no new processes (threads are fine), and signals only to itself.
+# RLIMIT_NPROC does not bind uid 0, so for root this filter stops a fork bomb;
+# and root may otherwise signal (kill) the judge or nbgrader.
 _SECCOMP_RET_ALLOW, _SECCOMP_RET_ERRNO = 0x7FFF0000, 0x00050000
 _EAGAIN, _ENOSYS, _CLONE_THREAD = 11, 38, 0x00010000
 _AUDIT_ARCH_X86_64, _NR_CLONE, _NR_FORK, _NR_VFORK, _NR_CLONE3 = 0xC000003E, 56, 57, 58, 435
+_NR_KILL, _NR_TKILL, _NR_TGKILL = 62, 200, 234
 
 
 def _bpf(code: int, jt: int, jf: int, k: int) -> bytes:
     return struct.pack("HBBI", code, jt, jf, k)
 
 
-def _no_new_processes_filter() -> bytes:
+def _filter(own_pid: int) -> bytes:
+    """BPF: no fork/vfork/clone3, clone only for threads, signals only to ourselves."""
     ld, jeq, jset, ret = 0x20, 0x15, 0x45, 0x06  # BPF_LD|W|ABS, JMP|JEQ|K, JMP|JSET|K, RET|K
+    deny, allow = _SECCOMP_RET_ERRNO | _EAGAIN, _SECCOMP_RET_ALLOW
     return b"".join([
-        _bpf(ld, 0, 0, 4), _bpf(jeq, 1, 0, _AUDIT_ARCH_X86_64), _bpf(ret, 0, 0, _SECCOMP_RET_ALLOW),
-        _bpf(ld, 0, 0, 0),
-        _bpf(jeq, 0, 1, _NR_CLONE3), _bpf(ret, 0, 0, _SECCOMP_RET_ERRNO | _ENOSYS),
-        _bpf(jeq, 5, 0, _NR_FORK), _bpf(jeq, 4, 0, _NR_VFORK),
-        _bpf(jeq, 0, 2, _NR_CLONE), _bpf(ld, 0, 0, 16), _bpf(jset, 0, 1, _CLONE_THREAD),
-        _bpf(ret, 0, 0, _SECCOMP_RET_ALLOW), _bpf(ret, 0, 0, _SECCOMP_RET_ERRNO | _EAGAIN),
+        _bpf(ld, 0, 0, 4), _bpf(jeq, 1, 0, _AUDIT_ARCH_X86_64), _bpf(ret, 0, 0, allow),  # 0-2
+        _bpf(ld, 0, 0, 0),                                                                # 3
+        _bpf(jeq, 0, 1, _NR_CLONE3), _bpf(ret, 0, 0, _SECCOMP_RET_ERRNO | _ENOSYS),       # 4-5
+        _bpf(jeq, 11, 0, _NR_FORK), _bpf(jeq, 10, 0, _NR_VFORK),                          # 6-7
+        _bpf(jeq, 4, 0, _NR_CLONE),                                                       # 8
+        _bpf(jeq, 5, 0, _NR_KILL), _bpf(jeq, 4, 0, _NR_TKILL), _bpf(jeq, 3, 0, _NR_TGKILL),  # 9-11
+        _bpf(ret, 0, 0, allow),                                                           # 12
+        _bpf(ld, 0, 0, 16), _bpf(jset, 2, 3, _CLONE_THREAD),                              # 13-14
+        _bpf(ld, 0, 0, 16), _bpf(jeq, 0, 1, own_pid & 0xFFFFFFFF),                        # 15-16
+        _bpf(ret, 0, 0, allow), _bpf(ret, 0, 0, deny),                                    # 17-18
     ])
 
 
 def _forbid_new_processes(libc) -> None:
-    program = _no_new_processes_filter()
+    program = _filter(os.getpid())
     buffer = ctypes.create_string_buffer(program)
     fprog = struct.pack("HxxxxxxP", len(program) // 8, ctypes.addressof(buffer))
     _check(libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
