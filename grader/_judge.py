@@ -21,7 +21,7 @@ import pytest
 from . import _notebook, _sandbox
 from ._errors import StudentError
 from ._plugin import STUDENT
-from ._remote import RemoteStudent
+from ._remote import configured_student
 
 __all__ = ["hidden_checks_path", "run_judge", "judge_in_subprocess"]
 
@@ -112,7 +112,7 @@ def run_judge(notebook: Path, assignment: str, checks: Path | None = None) -> di
     if not path.exists():
         raise FileNotFoundError(f"no hidden checks for assignment {assignment!r} at {path}")
     # Launch the student's process first: it imports torch while pytest starts.
-    student = RemoteStudent(_notebook.code_cells(_notebook.load(Path(notebook))))
+    student = configured_student(_notebook.code_cells(_notebook.load(Path(notebook))))
     student.spawn()
     collector = _Collector(student)
     args = [

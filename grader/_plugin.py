@@ -56,10 +56,10 @@ def student(request):
         from ._local import LocalStudent
 
         return LocalStudent.from_source("\n\n".join(cells))
-    from ._remote import RemoteStudent
+    from ._remote import configured_student
 
     # The judge may have launched the worker already (it imports torch meanwhile).
-    remote = request.config.stash.get(STUDENT, None) or RemoteStudent(cells)
+    remote = request.config.stash.get(STUDENT, None) or configured_student(cells)
     request.config.stash[STUDENT] = remote
     request.addfinalizer(remote.close)
     remote.start()

@@ -26,7 +26,7 @@ from ._errors import (
     UngradableResult,
 )
 
-__all__ = ["RemoteStudent"]
+__all__ = ["RemoteStudent", "configured_student"]
 
 
 class _Channel:
@@ -232,3 +232,15 @@ def _reply_value(name: str, reply: dict, shared_with: list):
     if status == "ungradable":
         raise UngradableResult(f"{name}(): {reply.get('message')}")
     raise StudentCrashed(f"unexpected reply from your code's process: {status!r}")
+
+
+def configured_student(cells: list[str]) -> RemoteStudent:
+    """A ``RemoteStudent`` with the time limits an instructor may set in the environment:
+    ``TENSOR_ANATOMY_CALL_TIMEOUT`` (seconds per call, default 5) and
+    ``TENSOR_ANATOMY_CELL_TIMEOUT`` (seconds per notebook cell, default 60).
+    """
+    return RemoteStudent(
+        cells,
+        call_timeout=float(os.environ.get("TENSOR_ANATOMY_CALL_TIMEOUT", 5.0)),
+        cell_timeout=float(os.environ.get("TENSOR_ANATOMY_CELL_TIMEOUT", 60.0)),
+    )

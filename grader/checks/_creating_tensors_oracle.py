@@ -1,0 +1,117 @@
+"""Torch as the oracle for chapter 2 (creating tensors), and readable reports.
+
+Every truth here is computed by torch itself, on the judge's side: what
+``torch.tensor`` infers or raises, what a factory expression makes, whether
+``torch.from_numpy`` accepts an array without a warning, what a seeded
+generator draws, what a sparse COO tensor stands for.
+"""
+
+import warnings
+
+import numpy as np
+import torch
+
+from ._registry import Mismatch
+
+__all__ = [
+    "as_numpy",
+    "torch_infer_dtype",
+    "torch_factory_result",
+    "torch_from_numpy_shares",
+    "torch_seeded_init",
+    "torch_coo_to_dense",
+    "shares_storage",
+    "describe_array",
+    "describe_tensor",
+    "describe_values",
+    "expect_tensor",
+]
+
+
+def as_numpy(x: torch.Tensor, steps, readonly: bool) -> np.ndarray:
+    """The NumPy array of exercise ``share_or_copy``: a view of x's memory.
+
+    ``x.numpy()`` shares x's memory; slicing with ``steps`` (one nonzero int per
+    dimension, negative = reversed) makes a NumPy view with those steps; with
+    ``readonly`` the view is marked not writeable.
+    """
+    array = x.numpy()[tuple(slice(None, None, step) for step in steps)]
+    if readonly:
+        array.flags.writeable = False
+    return array
+
+
+def torch_infer_dtype(data):
+    """``torch.tensor(data).dtype``, or ``(exception type name, message)`` if torch raises."""
+    try:
+        return torch.tensor(data).dtype
+    except (ValueError, TypeError) as exc:
+        return type(exc).__name__, str(exc).splitlines()[0][:120]
+
+
+def torch_factory_result(expression: str) -> tuple[torch.dtype, tuple[int, ...]]:
+    """Evaluate one of our own factory expressions; its dtype and shape."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with torch.random.fork_rng():  # the judge's global RNG stays untouched
+            result = eval(expression, {"torch": torch, "np": np})  # our strings only
+    return result.dtype, tuple(result.shape)
+
+
+def torch_from_numpy_shares(array: np.ndarray) -> bool:
+    """Whether ``torch.from_numpy`` takes ``array`` as it is, with no error and no warning."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        try:
+            torch.from_numpy(array)
+        except (ValueError, TypeError, UserWarning):
+            return False
+    return True
+
+
+def torch_seeded_init(shapes, seed: int, dtype: torch.dtype) -> list[torch.Tensor]:
+    """One private generator, one ``randn`` per shape, in order, drawn in ``dtype``."""
+    generator = torch.Generator().manual_seed(seed)
+    return [torch.randn(shape, dtype=dtype, generator=generator) for shape in shapes]
+
+
+def torch_coo_to_dense(indices, values, size) -> torch.Tensor:
+    """The dense form of the COO tensor with these entries (duplicates add up)."""
+    index = torch.tensor(indices, dtype=torch.int64).reshape(len(indices), len(size)).t()
+    sparse = torch.sparse_coo_tensor(index, torch.tensor(values, dtype=torch.float32), size,
+                                     check_invariants=True)
+    return sparse.to_dense()
+
+
+def shares_storage(a: torch.Tensor, b: torch.Tensor) -> bool:
+    return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
+
+
+# --- readable reports -----------------------------------------------------------------
+
+
+def describe_values(t: torch.Tensor, max_values: int = 24) -> str:
+    if t.numel() <= max_values:
+        return str(t.tolist())
+    return str(t.flatten()[:max_values].tolist())[:-1] + ", ...] (flattened)"
+
+
+def describe_tensor(t: torch.Tensor) -> str:
+    return (f"shape {tuple(t.shape)}, stride {t.stride()}, dtype {t.dtype}, "
+            f"values {describe_values(t)}")
+
+
+def describe_array(a: np.ndarray) -> str:
+    return (f"array of shape {a.shape}, strides {a.strides} (bytes), dtype {a.dtype}, "
+            f"writeable={a.flags.writeable}")
+
+
+def expect_tensor(call: str, result, truth: torch.Tensor) -> None:
+    """``result`` must be a tensor equal to ``truth``: shape, dtype and every value."""
+    if not isinstance(result, torch.Tensor):
+        raise Mismatch(f"{call} returned {type(result).__name__}; expected a tensor")
+    mine, torchs = f"yours: {describe_tensor(result)}", f"torch: {describe_tensor(truth)}"
+    if result.shape != truth.shape or result.dtype != truth.dtype:
+        raise Mismatch(f"{call}: wrong shape or dtype. {mine}\n  {torchs}")
+    if not torch.equal(result, truth):
+        raise Mismatch(f"{call}: wrong values. {mine}\n  {torchs}")

@@ -1,0 +1,239 @@
+"""Chapter 2, creating tensors: one public check per exercise.
+
+Each ``compare_<exercise>(fn, *example)`` calls the student's ``fn`` on one
+example, asks torch for the truth, and raises ``Mismatch`` with a small
+counterexample when they disagree. The hidden checks
+(``grader/hidden/test_02_creating_tensors.py``) reuse these same functions on
+hypothesis-generated inputs, so public and hidden checks cannot drift apart.
+"""
+
+import torch
+
+from .._errors import StudentRaised
+from ._creating_tensors_oracle import (
+    as_numpy,
+    describe_array,
+    describe_tensor,
+    expect_tensor,
+    shares_storage,
+    torch_coo_to_dense,
+    torch_factory_result,
+    torch_from_numpy_shares,
+    torch_infer_dtype,
+    torch_seeded_init,
+)
+from ._registry import Mismatch, public_check
+
+__all__ = [
+    "EXPRESSIONS",
+    "as_numpy",
+    "sample_tensor",
+    "compare_infer_dtype",
+    "compare_factory_results",
+    "compare_share_or_copy",
+    "compare_seeded_init",
+    "compare_coo_to_dense",
+]
+
+# Exercise 2: what each of these makes (dtype and shape). Torch decides, in
+# torch_factory_result; the notebook imports this list. In scope: torch, np (NumPy).
+EXPRESSIONS = [
+    "torch.tensor([1, 2, 3])",
+    "torch.tensor([1, 2.0, True])",
+    "torch.tensor([[True], [False]])",
+    "torch.tensor(3.5)",
+    "torch.tensor([])",
+    "torch.Tensor(2, 3)",
+    "torch.Tensor([2, 3])",
+    "torch.tensor(np.zeros(3))",
+    "torch.tensor([np.float64(0.5), 1.5])",
+    "torch.full((2, 2), 7)",
+    "torch.ones(())",
+    "torch.arange(5)",
+    "torch.arange(0.1, 0.4, 0.1)",
+    "torch.linspace(0, 1, 5)",
+    "torch.eye(2, 3)",
+    "torch.randint(10, (3,))",
+    "torch.full_like(torch.arange(3), 2.5)",
+    "torch.arange(3).new_tensor([1.5, 2.5])",
+]
+
+
+def sample_tensor(shape, stride, dtype=torch.int64) -> torch.Tensor:
+    """A tensor with this layout (storage offset 0) over a storage holding 0, 1, 2, ...
+
+    Used by ``share_or_copy``'s examples; booleans alternate False, True.
+    """
+    extent = 1 + sum((n - 1) * s for n, s in zip(shape, stride)) if 0 not in shape else 1
+    storage = torch.arange(extent)
+    storage = storage % 2 if dtype == torch.bool else storage
+    return storage.to(dtype).as_strided(shape, stride)
+
+
+# --- 1. infer_dtype -------------------------------------------------------------------
+
+
+def _infer_dtype_examples():
+    return [
+        ([1, 2, 3],),
+        ([1.0, 2.0],),  # Python floats: the default dtype, float32
+        ([True, False],),
+        ([1, 2.5],),  # mixed: the widest kind wins
+        ([True, 2],),
+        ([[True], [0.5]],),
+        (7,),  # a single number is a 0-d tensor
+        (2.5,),
+        (False,),
+        ([],),  # no numbers at all
+        ([[], []],),
+        (((1, 2), (3, 4)),),  # tuples count as lists
+        ([[1, 2], [3]],),  # ragged: lengths differ
+        ([[1], []],),
+        ([[1, 2], 3],),  # ragged: a number where a list should be
+        ([1, [2]],),  # ragged: a list where a number should be
+    ]
+
+
+@public_check("infer_dtype", _infer_dtype_examples)
+def compare_infer_dtype(fn, data):
+    truth = torch_infer_dtype(data)
+    call = f"infer_dtype({data!r})"
+    raises = isinstance(truth, tuple)
+    try:
+        result = fn(data)
+    except StudentRaised as err:
+        if raises and err.type_name == truth[0]:
+            return
+        if raises:
+            raise Mismatch(f"{call} raised {err.type_name}; torch.tensor raises "
+                           f"{truth[0]} ({truth[1]})") from None
+        raise
+    if raises:
+        raise Mismatch(f"{call} returned {result!r}; torch.tensor raises {truth[0]} "
+                       f"({truth[1]})")
+    if not isinstance(result, torch.dtype):
+        raise Mismatch(f"{call} returned {result!r} ({type(result).__name__}); "
+                       f"expected a torch.dtype such as torch.float32")
+    if result != truth:
+        raise Mismatch(f"{call} returned {result}; torch.tensor makes {truth}")
+
+
+# --- 2. factory_results ---------------------------------------------------------------
+
+
+def _factory_results_examples():
+    return [(expression,) for expression in EXPRESSIONS]
+
+
+@public_check("factory_results", _factory_results_examples)
+def compare_factory_results(fn, expression):
+    answers = fn()
+    if not isinstance(answers, dict):
+        raise Mismatch(f"factory_results() returned {type(answers).__name__}; expected a dict")
+    answer = answers.get(expression)
+    if not isinstance(answer, (tuple, list)) or len(answer) != 2:
+        raise Mismatch(f"factory_results()[{expression!r}] is {answer!r}; "
+                       f"expected a pair (dtype, shape)")
+    dtype, shape = answer
+    true_dtype, true_shape = torch_factory_result(expression)
+    if not isinstance(dtype, torch.dtype) or dtype != true_dtype:
+        raise Mismatch(f"factory_results() says {expression} has dtype {dtype!r}; "
+                       f"torch makes {true_dtype}")
+    if not isinstance(shape, (tuple, list)) or tuple(shape) != true_shape:
+        raise Mismatch(f"factory_results() says {expression} has shape {shape!r}; "
+                       f"torch makes shape {true_shape}")
+
+
+# --- 3. share_or_copy -----------------------------------------------------------------
+
+
+def _share_or_copy_examples():
+    grid = sample_tensor((3, 4), (4, 1))
+    return [  # (x, steps, readonly)
+        (grid, (1, 1), False),  # the whole array: share
+        (grid, (2, 1), False),  # every other row: still a strided view, share
+        (sample_tensor((4, 3), (1, 4), torch.float32), (1, 2), False),  # transposed
+        (sample_tensor((2, 3), (0, 1), torch.float64), (1, 1), False),  # broadcast rows
+        (grid, (-1, 1), False),  # rows reversed: a negative stride
+        (sample_tensor((5,), (1,), torch.int16), (-2,), False),
+        (sample_tensor((1, 3), (3, 1)), (-1, 1), False),  # reversing a single row
+        (grid, (1, 1), True),  # read-only
+        (sample_tensor((2, 2), (2, 1), torch.bool), (1, 1), False),
+        (sample_tensor((6,), (1,), torch.uint8), (3,), True),
+    ]
+
+
+@public_check("share_or_copy", _share_or_copy_examples)
+def compare_share_or_copy(fn, x, steps, readonly):
+    array = as_numpy(x, steps, readonly)
+    call = f"share_or_copy(x, {steps}, {readonly}) for x of {describe_tensor(x)}"
+    truth = torch.from_numpy(array.copy())
+    can_share = torch_from_numpy_shares(array)
+    result = fn(x, steps, readonly)
+    if not isinstance(result, tuple) or len(result) != 2:
+        raise Mismatch(f"{call} returned {type(result).__name__}; "
+                       f"expected a pair (tensor, shared)")
+    tensor, shared = result
+    expect_tensor(call, tensor, truth)
+    if not isinstance(shared, bool):
+        raise Mismatch(f"{call}: shared is {shared!r}; expected True or False")
+    why = ("torch.from_numpy takes it as it is" if can_share else
+           "torch.from_numpy refuses it or warns about it")
+    if shared != can_share:
+        raise Mismatch(f"{call}: shared={shared}, but the NumPy array is an "
+                       f"{describe_array(array)}, and {why}")
+    if shares_storage(tensor, x) != can_share:
+        did = "shares" if shares_storage(tensor, x) else "does not share"
+        raise Mismatch(f"{call}: says shared={shared}, but the tensor {did} x's memory; "
+                       f"the NumPy array is an {describe_array(array)}")
+
+
+# --- 4. seeded_init -------------------------------------------------------------------
+
+
+def _seeded_init_examples():
+    return [  # (shapes, seed, dtype)
+        ([(2, 3)], 0, torch.float32),
+        ([(2, 3), (3,)], 0, torch.float32),  # drawn one after the other
+        ([(4, 5), (5,)], 7, torch.float32),  # a draw of 20 numbers is not two of 10
+        ([(3,)], 1, torch.float64),  # drawn in float64, not drawn in float32 and cast
+        ([(), (0, 2), (2,)], 3, torch.float32),  # a scalar, and a draw of nothing
+        ([(8, 2)], 42, torch.bfloat16),
+    ]
+
+
+def _describe_params(params) -> str:
+    return "[" + ", ".join(f"shape {tuple(p.shape)}" for p in params) + "]"
+
+
+@public_check("seeded_init", _seeded_init_examples)
+def compare_seeded_init(fn, shapes, seed, dtype):
+    truth = torch_seeded_init(shapes, seed, dtype)
+    call = f"seeded_init({shapes}, {seed}, {dtype})"
+    result = fn(shapes, seed, dtype)
+    if not isinstance(result, (list, tuple)) or len(result) != len(truth):
+        raise Mismatch(f"{call} returned {result!r:.200}; expected a list of "
+                       f"{len(truth)} tensors: {_describe_params(truth)}")
+    for k, (param, true_param) in enumerate(zip(result, truth)):
+        expect_tensor(f"{call}, parameter {k}", param, true_param)
+
+
+# --- 5. coo_to_dense ------------------------------------------------------------------
+
+
+def _coo_to_dense_examples():
+    return [  # (indices, values, size)
+        ([(0, 2), (1, 0), (1, 2)], [3.0, 4.0, 5.0], (2, 3)),
+        ([(0,), (3,)], [1.5, -2.0], (5,)),
+        ([(0, 1), (0, 1)], [1.0, 2.0], (2, 2)),  # a repeated index: values add up
+        ([(1, 1), (0, 0), (1, 1), (1, 1)], [1.0, 2.0, 3.0, -0.5], (2, 2)),
+        ([(0, 0, 1), (1, 2, 0)], [7.0, 0.0], (2, 3, 2)),  # a stored zero is fine
+        ([], [], (3, 4)),  # no entries at all
+        ([], [], (0, 4)),
+    ]
+
+
+@public_check("coo_to_dense", _coo_to_dense_examples)
+def compare_coo_to_dense(fn, indices, values, size):
+    truth = torch_coo_to_dense(indices, values, size)
+    expect_tensor(f"coo_to_dense({indices}, {values}, {size})", fn(indices, values, size), truth)

@@ -1,0 +1,288 @@
+"""Chapter 3, shape operations, indexing and broadcasting: one public check per exercise.
+
+Each ``compare_<exercise>(fn, *example)`` calls the student's ``fn`` on one
+example, asks torch for the truth, and raises ``Mismatch`` with a small
+counterexample when they disagree. The hidden checks
+(``grader/hidden/test_03_shape_ops_broadcasting.py``) reuse these same
+functions on hypothesis-generated inputs.
+
+Four exercises are puzzles with rules (``RULES``: no loops, only listed
+functions). ``check_rules(fn)`` checks them on the function's source for
+instant feedback; the hidden checks enforce them on the submitted code (see
+``_shape_ops_broadcasting_rules``).
+"""
+
+import torch
+
+from .._errors import StudentRaised
+from ._registry import Mismatch, public_check
+from ._shape_ops_broadcasting_oracle import (
+    describe_tensor,
+    expect_shape,
+    expect_tensor,
+    torch_batched_matmul,
+    torch_broadcast_shape,
+    torch_last_tokens,
+    torch_one_hot,
+    torch_softmax,
+    torch_source_index,
+    torch_unbroadcast,
+)
+from ._shape_ops_broadcasting_rules import Rules, source_of, violations
+
+__all__ = [
+    "RULES",
+    "check_rules",
+    "show_rules",
+    "compare_broadcast_shape",
+    "compare_source_index",
+    "compare_unbroadcast",
+    "compare_batched_matmul",
+    "compare_stable_softmax",
+    "compare_one_hot",
+    "compare_last_tokens",
+]
+
+RULES = {
+    "batched_matmul": Rules(
+        one_line=True,
+        torch_functions=frozenset({"sum", "unsqueeze"}),
+        methods=frozenset({"sum", "unsqueeze", "transpose", "mT"}),
+        operators=frozenset({"*"}),
+    ),
+    "stable_softmax": Rules(
+        one_line=False,
+        torch_functions=frozenset({"exp", "amax", "max", "sum", "where", "zeros_like",
+                                   "empty_like"}),
+        methods=frozenset({"exp", "amax", "max", "values", "sum", "size", "shape", "dim",
+                           "numel", "clone", "new_zeros", "new_empty"}),
+        operators=frozenset({"-", "/", "+", "*"}),
+        basic_indexing=False,
+    ),
+    "one_hot": Rules(
+        one_line=True,
+        torch_functions=frozenset({"arange"}),
+        methods=frozenset({"unsqueeze", "long", "to", "dtype", "device"}),
+        operators=frozenset(),
+    ),
+    "last_tokens": Rules(
+        one_line=True,
+        torch_functions=frozenset({"gather"}),
+        methods=frozenset({"gather", "unsqueeze", "squeeze", "expand", "view", "reshape",
+                           "size", "shape"}),
+        operators=frozenset({"-", "+"}),
+    ),
+}
+
+
+def show_rules(name: str) -> None:
+    """Print the rules of puzzle ``name``."""
+    print(f"Rules for {name}:")
+    for line in RULES[name].describe():
+        print(f"  - {line}")
+
+
+def check_rules(answer) -> None:
+    """Check a puzzle's function against its rules, on its source (nothing is run).
+
+    Prints a one-line success, or raises ``AssertionError`` saying which line
+    breaks which rule. Grading checks the same rules on your submitted code.
+    """
+    name = getattr(answer, "__name__", None)
+    if name not in RULES:
+        raise LookupError(f"{name!r} has no rules; puzzles: {sorted(RULES)}")
+    problem = violations(source_of(answer), name, RULES[name])
+    if problem:
+        raise Mismatch(problem)
+    print(f"✓ {name} follows the rules")
+
+
+def _seeded(seed: int) -> torch.Generator:
+    return torch.Generator().manual_seed(seed)
+
+
+def _call(name: str, *args) -> str:
+    shown = ", ".join(describe_tensor(a) if isinstance(a, torch.Tensor) else repr(a)
+                      for a in args)
+    return f"{name}({shown})"
+
+
+# --- 1. broadcast_shape ---------------------------------------------------------------
+
+
+def _broadcast_shape_examples():
+    return [  # the shapes, each a tuple
+        ((3, 1), (4,)),
+        ((8, 1, 6, 1), (7, 1, 5)),
+        ((2, 3), (3, 2)),  # clash in the last dim
+        ((5, 4), (1,)),
+        ((), (2, 3)),  # a scalar broadcasts with anything
+        ((2, 1), (1, 3), (4, 1, 1)),  # three shapes
+        ((4,), (3,), (1,)),  # a clash between the first two
+        ((0,), (1,)),  # 1 stretches to 0
+        ((0,), (3,)),  # 0 is not 1: a clash
+        ((2, 0), (2, 1)),
+        ((1, 1), (1,)),
+        ((3,),),  # one shape
+        (),  # no shapes at all
+    ]
+
+
+@public_check("broadcast_shape", _broadcast_shape_examples)
+def compare_broadcast_shape(fn, *shapes):
+    truth = torch_broadcast_shape(shapes)
+    call = f"broadcast_shape({', '.join(map(str, shapes))})"
+    try:
+        result = fn(*shapes)
+    except StudentRaised as err:
+        if truth is None and err.type_name == "RuntimeError":
+            return
+        if truth is None:
+            raise Mismatch(f"{call} raised {err.type_name}; torch raises RuntimeError") from None
+        raise
+    if truth is None:
+        raise Mismatch(f"{call} returned {result!r}; torch raises RuntimeError (no broadcast)")
+    expect_shape(call, result, truth)
+
+
+# --- 2. source_index ------------------------------------------------------------------
+
+
+def _source_index_examples():
+    return [  # (out_index, in_shape, out_shape)
+        ((2, 3), (3, 1), (3, 4)),
+        ((1, 2), (4,), (3, 4)),  # fewer dims: aligned from the right
+        ((2, 1), (1, 4), (3, 4)),
+        ((1, 2, 3), (1, 1, 4), (2, 3, 4)),
+        ((1, 0, 2), (2, 1, 3), (2, 4, 3)),
+        ((0, 1, 2), (), (1, 2, 3)),  # a scalar: every element reads it
+        ((4,), (1,), (5,)),
+        ((1, 3), (2, 4), (2, 4)),  # nothing stretched
+    ]
+
+
+@public_check("source_index", _source_index_examples)
+def compare_source_index(fn, out_index, in_shape, out_shape):
+    result = fn(out_index, in_shape, out_shape)
+    truth = torch_source_index(out_index, in_shape, out_shape)
+    expect_shape(f"source_index({out_index}, {in_shape}, {out_shape})", result, truth)
+
+
+# --- 3. unbroadcast -------------------------------------------------------------------
+
+
+def _unbroadcast_examples():
+    grid = torch.arange(12.0).reshape(3, 4)
+    return [  # (grad, shape)
+        (grid, (4,)),  # a bias added to every row
+        (grid, (3, 1)),
+        (grid, (1, 4)),
+        (grid, ()),  # a scalar
+        (grid, (3, 4)),  # nothing was broadcast
+        (torch.arange(24.0).reshape(2, 3, 4), (3, 1)),
+        (torch.arange(12.0).reshape(4, 3).t(), (3, 1)),  # a transposed gradient
+        (torch.ones(3).expand(2, 3), (1, 3)),  # an expanded (stride 0) gradient
+        (torch.zeros(0, 4), (4,)),  # no rows: the sums are 0
+        (torch.zeros(2, 0), (2, 1)),
+        (torch.arange(6.0, dtype=torch.float64).reshape(2, 3), (1, 1)),
+    ]
+
+
+@public_check("unbroadcast", _unbroadcast_examples)
+def compare_unbroadcast(fn, grad, shape):
+    result = fn(grad, shape)
+    expect_tensor(_call("unbroadcast", grad, shape), result, torch_unbroadcast(grad, shape))
+
+
+# --- 4. batched_matmul ----------------------------------------------------------------
+
+
+def _batched_matmul_examples():
+    return [  # (a, b)
+        (torch.arange(6).reshape(2, 3), torch.arange(12).reshape(3, 4)),
+        (torch.arange(12.0).reshape(2, 2, 3), torch.arange(12.0).reshape(2, 3, 2)),
+        (torch.arange(12.0).reshape(2, 1, 2, 3), torch.arange(18.0).reshape(3, 3, 2)),
+        (torch.arange(18).reshape(3, 2, 3), torch.arange(12).reshape(3, 4)),  # b unbatched
+        (torch.arange(6.0).reshape(2, 3), torch.arange(12.0).reshape(4, 3).t()),  # transposed
+        (torch.arange(6).reshape(2, 3).expand(4, 2, 3), torch.arange(6).reshape(3, 2)),
+        (torch.zeros(2, 0), torch.zeros(0, 3)),  # k = 0: a matrix of zeros
+        (torch.zeros(0, 2, 3), torch.zeros(3, 1)),  # no batches
+    ]
+
+
+@public_check("batched_matmul", _batched_matmul_examples)
+def compare_batched_matmul(fn, a, b):
+    result = fn(a, b)
+    expect_tensor(_call("batched_matmul", a, b), result, torch_batched_matmul(a, b))
+
+
+# --- 5. stable_softmax ----------------------------------------------------------------
+
+
+def _stable_softmax_examples():
+    g = _seeded(0)
+    big = torch.tensor([[1000.0, 1001.0, 1002.0], [-1000.0, 0.0, 1000.0]], dtype=torch.float64)
+    return [  # (x, dim)
+        (torch.tensor([1.0, 2.0, 3.0]), 0),
+        (big, 1),  # exp(1000) is inf in any float dtype
+        (big, 0),
+        (big, -1),
+        (torch.randn(2, 3, 4, generator=g, dtype=torch.float64) * 5, 1),
+        (torch.randn(4, 3, generator=g, dtype=torch.float64).t() * 800, 0),  # transposed
+        (torch.tensor([-800.0, -801.0]), 0),  # exp(-800) is 0: 0 / 0
+        (torch.tensor(3.0), 0),  # a scalar
+        (torch.zeros(0, 3, dtype=torch.float64), 1),
+        (torch.zeros(2, 0, dtype=torch.float64), 1),  # softmax over an empty dim
+    ]
+
+
+@public_check("stable_softmax", _stable_softmax_examples)
+def compare_stable_softmax(fn, x, dim):
+    result = fn(x, dim)
+    expect_tensor(_call("stable_softmax", x, dim), result, torch_softmax(x, dim))
+
+
+# --- 6. one_hot -----------------------------------------------------------------------
+
+
+def _one_hot_examples():
+    return [  # (labels, num_classes)
+        (torch.tensor([0, 2, 1]), 3),
+        (torch.tensor([0, 2, 1]), 5),
+        (torch.tensor(2), 4),  # a single label (0-d)
+        (torch.tensor([[0, 1], [1, 0]]), 2),
+        (torch.arange(4).reshape(2, 2).t(), 4),  # transposed
+        (torch.tensor([1]).expand(3), 2),  # expanded
+        (torch.zeros(0, dtype=torch.long), 3),
+        (torch.zeros(2, 0, dtype=torch.long), 3),
+    ]
+
+
+@public_check("one_hot", _one_hot_examples)
+def compare_one_hot(fn, labels, num_classes):
+    result = fn(labels, num_classes)
+    call = _call("one_hot", labels, num_classes)
+    expect_tensor(call, result, torch_one_hot(labels, num_classes))
+
+
+# --- 7. last_tokens -------------------------------------------------------------------
+
+
+def _last_tokens_examples():
+    x = torch.arange(24.0).reshape(2, 3, 4)
+    return [  # (x, lengths), 1 <= lengths <= x.shape[1]
+        (x, torch.tensor([3, 1])),
+        (x, torch.tensor([2, 2])),
+        (x, torch.tensor([1, 1])),  # the first tokens
+        (torch.arange(24).reshape(2, 4, 3).transpose(1, 2), torch.tensor([1, 3])),
+        (torch.arange(4.0).reshape(1, 1, 4).expand(3, 2, 4), torch.tensor([2, 1, 2])),
+        (x, torch.tensor([3]).expand(2)),  # expanded lengths
+        (torch.zeros(0, 3, 2), torch.zeros(0, dtype=torch.long)),  # no sequences
+        (torch.zeros(2, 3, 0), torch.tensor([1, 2])),  # no features
+    ]
+
+
+@public_check("last_tokens", _last_tokens_examples)
+def compare_last_tokens(fn, x, lengths):
+    result = fn(x, lengths)
+    expect_tensor(_call("last_tokens", x, lengths), result, torch_last_tokens(x, lengths))

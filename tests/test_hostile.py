@@ -1,0 +1,154 @@
+"""Hostile submissions: each gets exactly the score it deserves, and harms nothing.
+
+Every submission goes through the real judge (its own process) against a tiny
+one-exercise assignment, ``double(x) == 2 * x`` with 2 hidden checks
+(``hostile/checks_double.py``). ``EXPECTED`` holds the exact number of checks
+each must pass: 2 when the function is right and the attack is a side effect,
+0 when the attack stands in for a right answer.
+"""
+
+import hashlib
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from grader._judge import judge_in_subprocess
+
+CHECKS = Path(__file__).parent / "hostile" / "checks_double.py"
+RIGHT = "def double(x):\n    return x * 2\n"
+WRONG = "def double(x):\n    return x + 1\n"
+
+
+def _attacks(instructor: Path) -> dict[str, tuple[list[str], int]]:
+    gradebook = instructor / "gradebook.db"
+    other = instructor / "submitted" / "other" / "a" / "a.ipynb"
+    return {
+        "honest": ([RIGHT], 2),
+        "blank stub": (["def double(x):\n    raise NotImplementedError()"], 0),
+        "torch.equal always true": (["import torch\ntorch.equal = lambda *a, **k: True", WRONG], 0),
+        "allclose and Tensor.__eq__ always true": ([
+            "import torch\ntorch.allclose = lambda *a, **k: True\n"
+            "torch.Tensor.__eq__ = lambda *a, **k: True\n"
+            "torch.Tensor.__ne__ = lambda *a, **k: False", WRONG], 0),
+        "builtins patched": ([
+            "import builtins\nbuiltins.isinstance = lambda *a: True\n"
+            "builtins.len = lambda *a: 0\nbuiltins.type = lambda *a: int", WRONG], 0),
+        "sys.modules replaced": ([
+            "import sys, types\n"
+            "sys.modules['torch'] = types.SimpleNamespace(equal=lambda *a: True)\n"
+            "sys.modules['grader'] = None", WRONG], 0),
+        "grader's own functions patched": ([
+            "import grader._wire as w, grader._worker as k\n"
+            "w.encode = lambda value, shared=(): value.tolist()\n"
+            "k._describe = lambda exc: {'status': 'ok', 'value': None}", WRONG], 0),
+        "object equal to everything": ([
+            "class Anything:\n    def __eq__(self, other):\n        return True\n"
+            "    __hash__ = object.__hash__\n"
+            "def double(x):\n    return Anything()"], 0),
+        "tensor subclass lying about equality": ([
+            "import torch\nclass Liar(torch.Tensor):\n"
+            "    def __eq__(self, other):\n"
+            "        return torch.ones_like(other, dtype=torch.bool)\n"
+            "def double(x):\n    return (x + 1).as_subclass(Liar)"], 0),
+        "walks gc and the stack for expected values": ([
+            "import gc, inspect, torch\n"
+            "def double(x):\n"
+            "    frames = [f.frame.f_locals for f in inspect.stack()]\n"
+            "    seen = [o for o in gc.get_objects() if isinstance(o, torch.Tensor)"
+            " and o.shape == x.shape and o is not x]\n"
+            "    return seen[0] if seen else x + 1"], 0),
+        "reads and rewrites the hidden checks": ([
+            f"text = open({str(CHECKS)!r}).read()\n"
+            f"open({str(CHECKS)!r}, 'w').write('def test_nothing(): pass')", WRONG], 0),
+        "sys.exit in a cell": ([RIGHT, "import sys\nsys.exit(0)"], 2),
+        "os._exit in a cell": ([RIGHT, "import os\nos._exit(3)"], 2),
+        "kills the judge": ([RIGHT, "import os, signal\nos.kill(os.getppid(), signal.SIGKILL)"], 2),
+        "kills every process": ([RIGHT, "import os, signal\nos.kill(-1, signal.SIGKILL)"], 2),
+        "infinite loop in a cell": ([RIGHT, "while True:\n    pass"], 2),
+        "infinite loop in the answer": (["def double(x):\n    while True:\n        pass"], 0),
+        "memory bomb": ([RIGHT, "hog = bytearray(64 * 2**30)"], 2),
+        "tensor memory bomb": ([RIGHT, "import torch\nhog = torch.ones(2**36)"], 2),
+        "fork bomb": ([RIGHT, "import os\nwhile True:\n    os.fork()"], 2),
+        "prints megabytes": ([RIGHT, "print('x' * 50_000_000)",
+                              "def double(x):\n    print('y' * 10**6)\n    return x * 2"], 2),
+        "opens a socket": ([RIGHT, "import socket\n"
+                            "socket.create_connection(('127.0.0.1', 9), timeout=1)"], 2),
+        "writes into the gradebook": ([RIGHT, f"open({str(gradebook)!r}, 'w').write('pwned')"], 2),
+        "writes into another student's folder": (
+            [RIGHT, f"open({str(other)!r}, 'w').write('pwned')"], 2),
+        "returns a 10^8-element tensor": ([
+            "import torch\ndef double(x):\n    return torch.zeros(1).expand(10**8)"], 0),
+        "forges protocol replies": ([
+            "import os, json, struct\n"
+            "def double(x):\n"
+            "    body = json.dumps({'id': 1, 'status': 'ok', 'value': 0}).encode()\n"
+            "    for fd in map(int, os.listdir('/proc/self/fd')):\n"
+            "        try:\n            os.write(fd, struct.pack('>I', len(body)) + body)\n"
+            "        except OSError:\n            pass\n"
+            "    return x + 1"], 0),
+        "infinite recursion": (["def double(x):\n    return double(x)"], 0),
+        "raises KeyboardInterrupt": (["def double(x):\n    raise KeyboardInterrupt"], 0),
+        "stops itself": (["import os, signal\n"
+                          "def double(x):\n    os.kill(os.getpid(), signal.SIGSTOP)"], 0),
+        "subprocess shell": ([RIGHT, "import subprocess\nsubprocess.run(['rm', '-rf', '/tmp/x'])"],
+                             2),
+    }
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.fixture(scope="module")
+def instructor(tmp_path_factory, request):
+    folder = tmp_path_factory.mktemp("instructor")
+    (folder / "gradebook.db").write_text("the real gradebook")
+    other = folder / "submitted" / "other" / "a" / "a.ipynb"
+    other.parent.mkdir(parents=True)
+    other.write_text("{}")
+    mp = pytest.MonkeyPatch()
+    mp.setenv("TENSOR_ANATOMY_INSTRUCTOR_DIR", str(folder))
+    mp.setenv("TENSOR_ANATOMY_CELL_TIMEOUT", "10")
+    request.addfinalizer(mp.undo)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def outcomes(instructor):
+    protected = [CHECKS, instructor / "gradebook.db",
+                 instructor / "submitted" / "other" / "a" / "a.ipynb"]
+    before = {p: _digest(p) for p in protected}
+    attacks = _attacks(instructor)
+
+    def grade(cells):
+        nb = {"cells": [{"cell_type": "code", "metadata": {}, "source": c} for c in cells]}
+        return judge_in_subprocess(nb, "hostile", timeout=600, checks=CHECKS)
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        verdicts = dict(zip(attacks, pool.map(grade, [c for c, _ in attacks.values()]),
+                            strict=True))
+    after = {p: _digest(p) for p in protected}
+    return attacks, verdicts, before, after
+
+
+def test_there_are_at_least_25_attacks(instructor):
+    assert len(_attacks(instructor)) >= 25
+
+
+def test_every_attack_gets_exactly_its_deserved_score(outcomes):
+    attacks, verdicts, _, _ = outcomes
+    awarded = {name: verdicts[name]["exercises"]["double"]["passed"] for name in attacks}
+    expected = {name: score for name, (_, score) in attacks.items()}
+    assert awarded == expected
+
+
+def test_no_attack_changed_the_checks_the_gradebook_or_another_student(outcomes):
+    _, _, before, after = outcomes
+    assert before == after
+
+
+def test_a_hung_cell_is_reported_to_the_student(outcomes):
+    _, verdicts, _, _ = outcomes
+    reports = verdicts["infinite loop in a cell"]["cells"]
+    assert "did not finish" in reports["1"]["skipped"]
