@@ -44,6 +44,9 @@ def _example_from_notes(exc: BaseException) -> str:
 
 
 def _describe_failure(exc: BaseException) -> str:
+    if isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        # hypothesis wraps a failure that did not reproduce (FlakyFailure): name the first.
+        return _describe_failure(exc.exceptions[0])
     if isinstance(exc, StudentError):
         text = f"your code: {exc}"
     elif isinstance(exc, AssertionError):

@@ -196,9 +196,14 @@ class RemoteStudent:
         self._channel.kill()
         self._channel = None
 
+    def _fail_fast(self, name: str):
+        # One raise site for the first timeout and every later one, so that
+        # hypothesis sees the same failure each time (not a flaky test).
+        raise self._failing_fast[name]
+
     def _call(self, name: str, args: list, kwargs: dict):
         if name in self._failing_fast:
-            raise self._failing_fast[name]
+            self._fail_fast(name)
         if self._restarts_left < 0:
             raise StudentCrashed("your code crashed its process too often; no more calls")
         channel = self._ensure_started()
@@ -210,7 +215,7 @@ class RemoteStudent:
             self._discard_channel()
             self._failing_fast[name] = StudentTimeout(
                 f"{name}() ran longer than {self._call_timeout:g} s")
-            raise self._failing_fast[name] from None
+            self._fail_fast(name)
         except StudentCrashed:
             self._discard_channel()
             self._restarts_left -= 1
