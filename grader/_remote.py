@@ -241,11 +241,11 @@ def _reply_value(name: str, reply: dict, shared_with: list):
 
 def configured_student(cells: list[str]) -> RemoteStudent:
     """A ``RemoteStudent`` with the time limits an instructor may set in the environment:
-    ``TENSOR_ANATOMY_CALL_TIMEOUT`` (seconds per call, default 5) and
+    ``TENSOR_ANATOMY_CALL_TIMEOUT`` (seconds per call, default 10) and
     ``TENSOR_ANATOMY_CELL_TIMEOUT`` (seconds per notebook cell, default 60).
     """
     return RemoteStudent(
         cells,
-        call_timeout=float(os.environ.get("TENSOR_ANATOMY_CALL_TIMEOUT", 5.0)),
+        call_timeout=float(os.environ.get("TENSOR_ANATOMY_CALL_TIMEOUT", 10.0)),
         cell_timeout=float(os.environ.get("TENSOR_ANATOMY_CELL_TIMEOUT", 60.0)),
     )
