@@ -7,7 +7,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 ASSIGNMENT ?=
 
-.PHONY: setup lab test lint bench release grade demo clean-instructor
+.PHONY: setup lab test lint bench release grade demo validate clean-instructor
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -41,6 +41,10 @@ grade: setup
 
 demo: setup
 	$(PY) -m grader.cli demo
+
+# make validate NB=exercises/01_storage_strides/01_storage_strides.ipynb
+validate: setup
+	$(PY) -m grader.cli validate $(NB)
 
 clean-instructor:
 	rm -rf instructor

@@ -5,6 +5,9 @@
                        export a CSV, print a summary table
     demo               three synthetic students (complete, partial, blank),
                        graded by ``grade`` for every assignment
+    validate NB        run the hidden checks on one notebook, as grading would;
+                       exit 0 only if every check passes (1: some fail,
+                       2: the notebook could not be graded)
 """
 
 import argparse
@@ -12,10 +15,12 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 from . import _gradebook, _notebook
 from . import _nbgrader as _nbgrader_bridge
 from ._course import Course
+from ._judge import judge_in_subprocess
 
 __all__ = ["main"]
 
@@ -74,6 +79,25 @@ def _unjudged_notebooks(course: Course, assignment: str) -> list[str]:
     return found
 
 
+def validate(notebook: Path) -> int:
+    """The student's dry run: the real judge on one notebook, with an honest exit code."""
+    assignment = notebook.resolve().parent.name
+    try:
+        nb = _load(notebook)
+        verdict = judge_in_subprocess(nb, assignment)
+    except (OSError, ValueError, RuntimeError) as exc:
+        print(f"could not grade {notebook}: {exc}", file=sys.stderr)
+        return 2
+    points = {n: float(c["metadata"]["nbgrader"].get("points", 1))
+              for n, c in _notebook.exercise_cells(nb).items()}
+    for name, record in verdict["exercises"].items():
+        print("\n".join(_nbgrader_bridge.report_lines(name, record, points.get(name, 1.0))))
+    failed = [n for n, r in verdict["exercises"].items() if r["passed"] < r["total"]]
+    print(f"\n{len(verdict['exercises']) - len(failed)} of {len(verdict['exercises'])} "
+          "exercises pass every hidden check")
+    return 1 if failed else 0
+
+
 def _load(path):
     return json.loads(path.read_text(encoding="utf-8"))
 
@@ -85,10 +109,14 @@ def main(argv=None) -> int:
     grade_cmd = sub.add_parser("grade", help="grade every submission of an assignment")
     grade_cmd.add_argument("assignment", nargs="?", help="default: every assignment")
     sub.add_parser("demo", help="grade three synthetic students")
+    validate_cmd = sub.add_parser("validate", help="run the hidden checks on one notebook")
+    validate_cmd.add_argument("notebook", type=Path)
     options = parser.parse_args(argv)
     course = Course.find()
     if options.command == "release":
         return release(course)
+    if options.command == "validate":
+        return validate(options.notebook)
     if options.command == "demo":
         from ._demo import demo
 
