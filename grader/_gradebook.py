@@ -13,8 +13,8 @@ def scores(db_url: str, assignment: str) -> dict[str, dict[str, float]]:
             row: dict[str, float] = {}
             for notebook in submission.notebooks:
                 for grade in notebook.grades:
-                    row[grade.name] = grade.score
-            row["total"], row["max"] = submission.score, submission.max_score
+                    row[grade.name] = grade.score or 0.0  # None: never graded
+            row["total"], row["max"] = submission.score or 0.0, submission.max_score
             table[submission.student_id] = row
     return dict(sorted(table.items()))
 

@@ -17,7 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from . import _gradebook, _notebook
+from . import _gradebook, _notebook, _triage
 from . import _nbgrader as _nbgrader_bridge
 from ._course import Course
 from ._judge import judge_in_subprocess
@@ -54,6 +54,8 @@ def grade(course: Course, assignment: str) -> int:
         ("generate_feedback", assignment, "--force"),
         ("export", f"--to={course.instructor / 'grades.csv'}"),
     ]
+    problems = _triage.triage(course.instructor / "submitted", assignment,
+                              course.release_notebook(assignment))
     failed = [step[0] for step in steps if _run_nbgrader(course, *step) != 0]
     unjudged = _unjudged_notebooks(course, assignment)
     if unjudged:
@@ -63,10 +65,24 @@ def grade(course: Course, assignment: str) -> int:
     exercises = list(_notebook.exercise_cells(_load(course.source_notebook(assignment))))
     print(f"\n{assignment}\n" + _gradebook.format_table(
         _gradebook.scores(course.db_url, assignment), exercises))
+    _report_problems(course, assignment, problems)
+    failed += ["ungradable submissions"] if problems else []
     print(f"CSV: {course.instructor / 'grades.csv'}   feedback: {course.instructor / 'feedback'}")
     if failed:
         print(f"FAILED steps: {', '.join(failed)} (see the log above)", file=sys.stderr)
     return int(bool(failed))
+
+
+def _report_problems(course: Course, assignment: str, problems: dict[str, str]) -> None:
+    """Say why each ungradable submission scored 0, here and in its feedback."""
+    if not problems:
+        return
+    print(f"\nCould not grade {len(problems)} submission(s) of {assignment} (scored 0):")
+    name = course.release_notebook(assignment).name
+    for student, problem in problems.items():
+        print(f"  {student}: {problem}")
+        _triage.write_problem_feedback(
+            course.instructor / "feedback" / student / assignment, assignment, name, problem)
 
 
 def _unjudged_notebooks(course: Course, assignment: str) -> list[str]:
