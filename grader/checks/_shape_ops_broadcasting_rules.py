@@ -222,6 +222,15 @@ class _Vetter:
             raise _Violation(node, "index only with integers, `:`, `None` and `...`")
 
 
+def _is_constant(node: ast.expr) -> bool:
+    """A literal number, bool, None or ``...``, possibly with a sign (``-1``)."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, _UNARY):
+        node = node.operand
+        return isinstance(node, ast.Constant) and isinstance(node.value, (int, float))
+    return isinstance(node, ast.Constant) and isinstance(
+        node.value, (int, float, bool, type(None), type(Ellipsis)))
+
+
 def _is_int_constant(node: ast.expr) -> bool:
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, _UNARY):
         node = node.operand
@@ -252,7 +261,7 @@ def _params(fn: ast.FunctionDef) -> set[str]:
     if args.vararg or args.kwarg:
         raise _Violation(fn, "no *args or **kwargs parameters")
     for default in [*args.defaults, *args.kw_defaults]:
-        if default is not None and not isinstance(default, ast.Constant):
+        if default is not None and not _is_constant(default):
             raise _Violation(default, "parameter defaults must be constants")
     names = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
     if "torch" in names:
@@ -276,6 +285,8 @@ def _check(fn: ast.FunctionDef, rules: Rules) -> ast.FunctionDef:
         raise _Violation(fn.decorator_list[0], "no decorators")
     params = _params(fn)
     body = _strip_docstring(fn.body)
+    if len(body) == 1 and isinstance(body[0], ast.Raise):
+        raise _Violation(body[0], "not written yet: it only raises")
     _Vetter(rules, params).body(body, top=True)
     clean = copy.deepcopy(fn)
     clean.decorator_list, clean.returns, clean.body = [], None, copy.deepcopy(body)

@@ -108,13 +108,18 @@ def dims_of(t: torch.Tensor):
 
 
 _FLAGS = ("permute", "step", "offset", "expand")
+_ONE_TO_FOUR = st.integers(1, 4)
 
 
 @st.composite
-def matmul_pairs(draw, batch=None, sizes=st.integers(1, 4), k_sizes=None, strided=False,
+def matmul_pairs(draw, batch=None, sizes=None, k_sizes=None, strided=False,
                  dtypes=(torch.int64, torch.float64)):
-    """``(a, b)`` with shapes ``(*batch_a, n, k)`` and ``(*batch_b, k, m)``; batches broadcast."""
+    """``(a, b)`` with shapes ``(*batch_a, n, k)`` and ``(*batch_b, k, m)``; batches broadcast.
+
+    ``sizes`` (n and m) and ``k_sizes`` default to 1..4; ``batch`` to no batch dims.
+    """
     batch_a, batch_b = draw(batch if batch is not None else st.just([(), ()]))
+    sizes = sizes if sizes is not None else _ONE_TO_FOUR
     n, m = draw(sizes), draw(sizes)
     k = draw(k_sizes if k_sizes is not None else sizes)
     dtype = draw(st.sampled_from(dtypes))
@@ -125,10 +130,14 @@ def matmul_pairs(draw, batch=None, sizes=st.integers(1, 4), k_sizes=None, stride
 
 
 @st.composite
-def sequences(draw, batch=st.integers(1, 4), time=st.integers(1, 4),
-              features=st.integers(1, 4), strided=False, lengths=None):
-    """``(x, lengths)``: x of shape ``(B, T, D)``, lengths of shape ``(B,)`` in ``[1, T]``."""
-    b, t, d = draw(batch), draw(time), draw(features)
+def sequences(draw, batch=None, features=None, strided=False, lengths=None):
+    """``(x, lengths)``: x of shape ``(B, T, D)``, lengths of shape ``(B,)`` in ``[1, T]``.
+
+    ``batch`` (B) and ``features`` (D) default to 1..4; T is always 1..4.
+    """
+    b = draw(batch if batch is not None else _ONE_TO_FOUR)
+    t = draw(_ONE_TO_FOUR)
+    d = draw(features if features is not None else _ONE_TO_FOUR)
     flags = {f: strided for f in _FLAGS}
     dtype = draw(st.sampled_from([torch.float64, torch.int64]))
     x = draw(gs.layouts(st.just((b, t, d)), dtype=dtype, **flags))

@@ -25,8 +25,8 @@ from hypothesis import strategies as st
 
 from grader import _notebook
 from grader import _strategies as gs
-from grader.checks import shape_ops_broadcasting as ch
 from grader.checks import _shape_ops_broadcasting_strategies as cs
+from grader.checks import shape_ops_broadcasting as ch
 from grader.checks._registry import Mismatch, registered
 from grader.checks._shape_ops_broadcasting_rules import (
     find_definition,
@@ -35,7 +35,7 @@ from grader.checks._shape_ops_broadcasting_rules import (
 )
 
 # Each call of a student's function is a round trip to another process:
-# examples per test keep the whole file near 1,100 calls for a right answer.
+# examples per test keep the whole file near 1,000 calls for a right answer.
 FEW = 30
 
 
