@@ -23,6 +23,7 @@ __all__ = [
     "shares_storage",
     "describe_array",
     "describe_tensor",
+    "describe_input",
     "describe_values",
     "expect_tensor",
 ]
@@ -59,14 +60,18 @@ def torch_factory_result(expression: str) -> tuple[torch.dtype, tuple[int, ...]]
 
 
 def torch_from_numpy_shares(array: np.ndarray) -> bool:
-    """Whether ``torch.from_numpy`` takes ``array`` as it is, with no error and no warning."""
+    """Whether ``torch.from_numpy`` takes ``array`` as it is and the array is writeable.
+
+    For a read-only array torch warns (only once per process, so we cannot rely
+    on seeing the warning) that writing to the tensor is undefined behaviour.
+    """
     with warnings.catch_warnings():
-        warnings.simplefilter("error")
+        warnings.simplefilter("ignore")  # the read-only warning: we test the flag below
         try:
             torch.from_numpy(array)
-        except (ValueError, TypeError, UserWarning):
+        except (ValueError, TypeError):
             return False
-    return True
+    return bool(array.flags.writeable)
 
 
 def torch_seeded_init(shapes, seed: int, dtype: torch.dtype) -> list[torch.Tensor]:
@@ -90,15 +95,43 @@ def shares_storage(a: torch.Tensor, b: torch.Tensor) -> bool:
 # --- readable reports -----------------------------------------------------------------
 
 
-def describe_values(t: torch.Tensor, max_values: int = 24) -> str:
-    if t.numel() <= max_values:
-        return str(t.tolist())
-    return str(t.flatten()[:max_values].tolist())[:-1] + ", ...] (flattened)"
+def _fmt(value) -> str:
+    return f"{value:.6g}" if isinstance(value, float) else repr(value)
+
+
+def describe_values(t: torch.Tensor, max_values: int = 8) -> str:
+    """The first values, flattened in row-major order, floats to 6 significant digits."""
+    values = t.flatten()[:max_values].tolist()
+    more = ", ..." if t.numel() > max_values else ""
+    return "[" + ", ".join(_fmt(v) for v in values) + more + "]"
 
 
 def describe_tensor(t: torch.Tensor) -> str:
     return (f"shape {tuple(t.shape)}, stride {t.stride()}, dtype {t.dtype}, "
             f"values {describe_values(t)}")
+
+
+def _first_difference(result: torch.Tensor, truth: torch.Tensor) -> str:
+    differ = (result != truth) & ~(result.isnan() & truth.isnan()) \
+        if truth.dtype.is_floating_point else result != truth
+    if not differ.any():
+        return "NaN where torch has NaN too, but torch.equal counts NaN as unequal"
+    index = tuple(differ.nonzero()[0].tolist())
+    return (f"first difference at index {index}: yours {result[index].item()!r}, "
+            f"torch {truth[index].item()!r}")
+
+
+def describe_input(x: torch.Tensor) -> str:
+    """A torch expression that rebuilds ``x`` when its storage holds 0, 1, 2, ... (ours do;
+    bools alternate False, True); otherwise a description of it."""
+    n = x.untyped_storage().nbytes() // x.element_size()
+    storage = x.new_empty(0).set_(x.untyped_storage(), 0, (n,), (1,))
+    counting = torch.arange(n) % 2 if x.dtype == torch.bool else torch.arange(n)
+    if x.storage_offset() == 0 and torch.equal(storage, counting.to(x.dtype)):
+        base = f"(torch.arange({n}) % 2)" if x.dtype == torch.bool else f"torch.arange({n})"
+        cast = "" if x.dtype == torch.int64 else f".to({x.dtype})"
+        return f"{base}{cast}.as_strided({tuple(x.shape)}, {x.stride()})"
+    return f"a tensor of {describe_tensor(x)}"
 
 
 def describe_array(a: np.ndarray) -> str:
@@ -114,4 +147,5 @@ def expect_tensor(call: str, result, truth: torch.Tensor) -> None:
     if result.shape != truth.shape or result.dtype != truth.dtype:
         raise Mismatch(f"{call}: wrong shape or dtype. {mine}\n  {torchs}")
     if not torch.equal(result, truth):
-        raise Mismatch(f"{call}: wrong values. {mine}\n  {torchs}")
+        raise Mismatch(f"{call}: wrong values, {_first_difference(result, truth)}.\n"
+                       f"  {mine}\n  {torchs}")

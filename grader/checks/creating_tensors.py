@@ -13,7 +13,7 @@ from .._errors import StudentRaised
 from ._creating_tensors_oracle import (
     as_numpy,
     describe_array,
-    describe_tensor,
+    describe_input,
     expect_tensor,
     shares_storage,
     torch_coo_to_dense,
@@ -166,7 +166,7 @@ def _share_or_copy_examples():
 @public_check("share_or_copy", _share_or_copy_examples)
 def compare_share_or_copy(fn, x, steps, readonly):
     array = as_numpy(x, steps, readonly)
-    call = f"share_or_copy(x, {steps}, {readonly}) for x of {describe_tensor(x)}"
+    call = f"share_or_copy(x, {steps}, {readonly}) for x = {describe_input(x)}"
     truth = torch.from_numpy(array.copy())
     can_share = torch_from_numpy_shares(array)
     result = fn(x, steps, readonly)
