@@ -3,10 +3,12 @@
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .._errors import StudentError
+from .._errors import StudentError, StudentRaised
 from .._local import call_local
 
-__all__ = ["Mismatch", "public_check", "registered"]
+__all__ = [
+    "RAISED_LIKE_TORCH", "Mismatch", "public_check", "registered", "result_unless_torch_raises",
+]
 
 
 class Mismatch(AssertionError):
@@ -54,3 +56,25 @@ def public_check(name: str, examples: Callable[[], list]):
 
 def registered() -> dict[str, _Entry]:
     return dict(_REGISTRY)
+
+
+RAISED_LIKE_TORCH = object()  # the student raised exactly where torch raises
+
+
+def result_unless_torch_raises(call: str, attempt, torch_raises: bool, error: str, why: str):
+    """The student's result from ``attempt()`` where torch returns one.
+
+    Where torch raises ``error``, the student must raise it too: then this
+    returns ``RAISED_LIKE_TORCH``; any other outcome is a ``Mismatch``.
+    """
+    try:
+        result = attempt()
+    except StudentRaised as err:
+        if torch_raises and err.type_name == error:
+            return RAISED_LIKE_TORCH
+        if torch_raises:
+            raise Mismatch(f"{call} raised {err.type_name}; torch raises {error}") from None
+        raise
+    if torch_raises:
+        raise Mismatch(f"{call} returned {result!r}; torch raises {error} ({why})")
+    return result

@@ -14,8 +14,7 @@ instant feedback; the hidden checks enforce them on the submitted code (see
 
 import torch
 
-from .._errors import StudentRaised
-from ._registry import Mismatch, public_check
+from ._registry import RAISED_LIKE_TORCH, Mismatch, public_check, result_unless_torch_raises
 from ._shape_ops_broadcasting_oracle import (
     describe_tensor,
     expect_shape,
@@ -132,17 +131,10 @@ def _broadcast_shape_examples():
 def compare_broadcast_shape(fn, *shapes):
     truth = torch_broadcast_shape(shapes)
     call = f"broadcast_shape({', '.join(map(str, shapes))})"
-    try:
-        result = fn(*shapes)
-    except StudentRaised as err:
-        if truth is None and err.type_name == "RuntimeError":
-            return
-        if truth is None:
-            raise Mismatch(f"{call} raised {err.type_name}; torch raises RuntimeError") from None
-        raise
-    if truth is None:
-        raise Mismatch(f"{call} returned {result!r}; torch raises RuntimeError (no broadcast)")
-    expect_shape(call, result, truth)
+    result = result_unless_torch_raises(call, lambda: fn(*shapes), truth is None,
+                                        "RuntimeError", "no broadcast")
+    if result is not RAISED_LIKE_TORCH:
+        expect_shape(call, result, truth)
 
 
 # --- 2. source_index ------------------------------------------------------------------

@@ -9,8 +9,7 @@ hypothesis-generated inputs, so public and hidden checks cannot drift apart.
 
 import torch
 
-from .._errors import StudentRaised
-from ._registry import Mismatch, public_check
+from ._registry import RAISED_LIKE_TORCH, Mismatch, public_check, result_unless_torch_raises
 from ._storage_strides_oracle import (
     describe_tensor,
     expect_int,
@@ -95,17 +94,10 @@ def _storage_position_examples():
 def compare_storage_position(fn, index, shape, stride, offset):
     truth = torch_storage_position(index, shape, stride, offset)
     call = f"storage_position({index}, {shape}, {stride}, {offset})"
-    try:
-        result = fn(index, shape, stride, offset)
-    except StudentRaised as err:
-        if truth is None and err.type_name == "IndexError":
-            return
-        if truth is None:
-            raise Mismatch(f"{call} raised {err.type_name}; torch raises IndexError") from None
-        raise
-    if truth is None:
-        raise Mismatch(f"{call} returned {result!r}; torch raises IndexError (out of range)")
-    expect_int(call, result, truth)
+    result = result_unless_torch_raises(call, lambda: fn(index, shape, stride, offset),
+                                        truth is None, "IndexError", "out of range")
+    if result is not RAISED_LIKE_TORCH:
+        expect_int(call, result, truth)
 
 
 # --- 3. view_or_copy ------------------------------------------------------------------
