@@ -35,10 +35,10 @@ def _run_nbgrader(course: Course, *args: str) -> int:
     return subprocess.run(cmd, cwd=course.root, env=env).returncode
 
 
-def release(course: Course) -> int:
+def release(course: Course, names: list[str] | None = None) -> int:
     """Regenerate ``exercises/`` (no gradebook needed: the files only)."""
     codes = [_run_nbgrader(course, "generate_assignment", name, "--force", "--no-db")
-             for name in course.assignments()]
+             for name in names or course.assignments()]
     return int(any(codes))
 
 
@@ -121,7 +121,8 @@ def _load(path):
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="tensor-anatomy-grade", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("release", help="regenerate exercises/ from solutions/")
+    release_cmd = sub.add_parser("release", help="regenerate exercises/ from solutions/")
+    release_cmd.add_argument("assignments", nargs="*", help="default: every assignment")
     grade_cmd = sub.add_parser("grade", help="grade every submission of an assignment")
     grade_cmd.add_argument("assignment", nargs="?", help="default: every assignment")
     sub.add_parser("demo", help="grade three synthetic students")
@@ -130,7 +131,7 @@ def main(argv=None) -> int:
     options = parser.parse_args(argv)
     course = Course.find()
     if options.command == "release":
-        return release(course)
+        return release(course, options.assignments)
     if options.command == "validate":
         return validate(options.notebook)
     if options.command == "demo":
