@@ -8,8 +8,9 @@ patch the oracle.
 import builtins
 
 from ._errors import MissingDefinition, StudentRaised
+from ._harness import load_harness
 
-__all__ = ["LocalStudent", "call_local"]
+__all__ = ["LocalFunction", "LocalStudent", "call_local"]
 
 
 def call_local(fn, *args, **kwargs):
@@ -18,6 +19,20 @@ def call_local(fn, *args, **kwargs):
         return fn(*args, **kwargs)
     except Exception as exc:  # noqa: BLE001 - any student failure is an answer
         raise StudentRaised(type(exc).__name__, str(exc)) from None
+
+
+class LocalFunction:
+    """A student's function called here, errors normalised; ``harness`` runs next to it."""
+
+    def __init__(self, fn):
+        self._fn = fn
+
+    def __call__(self, *args, **kwargs):
+        return call_local(self._fn, *args, **kwargs)
+
+    def harness(self, harness, *args, **kwargs):
+        """``harness(fn, *args, **kwargs)``, built from its source as in grading."""
+        return call_local(load_harness(harness), self._fn, *args, **kwargs)
 
 
 class LocalStudent:
@@ -38,6 +53,4 @@ class LocalStudent:
         if name not in self._namespace:
             raise MissingDefinition(f"the notebook does not define {name!r}")
         value = self._namespace[name]
-        if not callable(value):
-            return value
-        return lambda *args, **kwargs: call_local(value, *args, **kwargs)
+        return LocalFunction(value) if callable(value) else value

@@ -25,6 +25,7 @@ from ._errors import (
     StudentTimeout,
     UngradableResult,
 )
+from ._harness import harness_source
 
 __all__ = ["RemoteStudent", "configured_student"]
 
@@ -153,7 +154,7 @@ class RemoteStudent:
             # Private names and hypothesis's per-example hooks (looked up on a
             # test's first argument) are never the student's functions.
             raise AttributeError(name)
-        return lambda *args, **kwargs: self._call(name, list(args), kwargs)
+        return _RemoteFunction(self, name)
 
     def close(self) -> None:
         if self._channel is not None:
@@ -201,26 +202,44 @@ class RemoteStudent:
         # hypothesis sees the same failure each time (not a flaky test).
         raise self._failing_fast[name]
 
-    def _call(self, name: str, args: list, kwargs: dict):
-        if name in self._failing_fast:
-            self._fail_fast(name)
+    def _call(self, name: str, args: list, kwargs: dict, harness=None):
+        key = name if harness is None else f"{name}/{harness.__name__}"
+        if key in self._failing_fast:
+            self._fail_fast(key)
         if self._restarts_left < 0:
             raise StudentCrashed("your code crashed its process too often; no more calls")
         channel = self._ensure_started()
         message = {"op": "call", "name": name,
                    "args": _wire.encode(args), "kwargs": _wire.encode(kwargs)}
+        if harness is not None:
+            source, entry = harness_source(harness)
+            message.update(op="harness", source=source, entry=entry)
         try:
             reply = channel.request(message, self._call_timeout)
         except StudentTimeout:
             self._discard_channel()
-            self._failing_fast[name] = StudentTimeout(
+            self._failing_fast[key] = StudentTimeout(
                 f"{name}() ran longer than {self._call_timeout:g} s")
-            self._fail_fast(name)
+            self._fail_fast(key)
         except StudentCrashed:
             self._discard_channel()
             self._restarts_left -= 1
             raise
         return _reply_value(name, reply, _wire.tensors_in([args, kwargs]))
+
+
+class _RemoteFunction:
+    """One of the student's functions; each call (or harness run) is a round trip."""
+
+    def __init__(self, student: RemoteStudent, name: str):
+        self._student, self._name = student, name
+
+    def __call__(self, *args, **kwargs):
+        return self._student._call(self._name, list(args), kwargs)
+
+    def harness(self, harness, *args, **kwargs):
+        """``harness(fn, *args, **kwargs)`` run in the student's process (see ``_harness``)."""
+        return self._student._call(self._name, list(args), kwargs, harness=harness)
 
 
 def _reply_value(name: str, reply: dict, shared_with: list):

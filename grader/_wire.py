@@ -1,6 +1,7 @@
 """The only things that cross between the judge and the student's process.
 
-Plain data and CPU/meta tensors, as JSON with tagged containers: no pickle,
+Plain data (with dtypes, devices and namedtuples rebuilt from names) and
+CPU/meta tensors, as JSON with tagged containers: no pickle,
 no student-defined class ever exists on the judge's side. A tensor travels as
 its metadata plus the bytes of its whole storage, so layout (stride, offset,
 overlap) survives the trip. A result that shared storage with an argument on
@@ -8,8 +9,11 @@ the student's side says so, and is rebuilt over the judge's own argument.
 """
 
 import base64
+import collections
+import functools
 import json
 import os
+import re
 import struct
 
 import torch
@@ -86,8 +90,13 @@ def encode(value, shared_with: list = ()):
         return {"$t": "dict", "v": [[k, encode(v, shared_with)] for k, v in value.items()]}
     if kind is torch.dtype:
         return {"$t": "dtype", "v": str(value).removeprefix("torch.")}
+    if kind is torch.device:
+        return {"$t": "device", "v": str(value)}
     if isinstance(value, torch.Tensor):
         return _encode_tensor(value, list(shared_with))
+    if isinstance(value, tuple) and hasattr(kind, "_fields"):
+        return {"$t": "namedtuple", "name": kind.__name__, "fields": list(kind._fields),
+                "v": [encode(v, shared_with) for v in value]}
     raise WireError(f"{kind.__name__!r} objects cannot be graded; return plain data or tensors")
 
 
@@ -142,6 +151,25 @@ def _decode_tensor(msg: dict, shared_with: list) -> torch.Tensor:
     return result
 
 
+_DEVICE = re.compile(r"(cpu|meta|cuda|mps|xpu)(:[0-9]{1,3})?")
+
+
+@functools.lru_cache(maxsize=256)
+def _namedtuple_type(name: str, fields: tuple[str, ...]) -> type:
+    # A fresh namedtuple built from names only: no student class crosses.
+    if len(name) > 100 or len(fields) > 100:
+        raise ValueError("namedtuple name or field list too long")
+    return collections.namedtuple(name, fields)
+
+
+def _decode_namedtuple(value: dict, shared_with: list):
+    name, fields, items = value["name"], value["fields"], value["v"]
+    if type(name) is not str or type(fields) is not list or type(items) is not list \
+            or not all(type(f) is str for f in fields) or len(fields) != len(items):
+        raise ValueError("fields and values do not match")
+    return _namedtuple_type(name, tuple(fields))(*(decode(v, shared_with) for v in items))
+
+
 def decode(value, shared_with: list = ()):
     """Rebuild plain Python data and tensors; anything unexpected is refused."""
     if value is None or type(value) in (bool, int, float, str):
@@ -160,6 +188,10 @@ def decode(value, shared_with: list = ()):
             return _DTYPES[value["v"]]
         if tag == "tensor":
             return _decode_tensor(value, list(shared_with))
+        if tag == "namedtuple":
+            return _decode_namedtuple(value, shared_with)
+        if tag == "device" and type(value["v"]) is str and _DEVICE.fullmatch(value["v"]):
+            return torch.device(value["v"])
     except (KeyError, TypeError, ValueError, RuntimeError) as exc:
         raise WireError(f"malformed {tag}: {exc}") from None
     raise WireError(f"unknown tag {tag!r}")

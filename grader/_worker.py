@@ -80,13 +80,11 @@ def _run_cell(namespace: dict, msg: dict) -> dict:
     return {**reply, "stdout": printed.getvalue()}
 
 
-def _call(namespace: dict, msg: dict) -> dict:
-    fn = namespace.get(msg["name"])
-    if fn is None:
-        return {"status": "missing"}
+def _answer(fn, msg: dict, *before) -> dict:
+    """Call ``fn(*before, *args, **kwargs)`` with the message's arguments; encode the answer."""
     args, kwargs = _wire.decode(msg["args"]), _wire.decode(msg["kwargs"])
     try:
-        result = fn(*args, **kwargs)
+        result = fn(*before, *args, **kwargs)
     except BaseException as exc:  # noqa: BLE001 - every failure is the student's answer
         return _describe(exc)
     try:
@@ -94,6 +92,29 @@ def _call(namespace: dict, msg: dict) -> dict:
     except Exception as exc:  # noqa: BLE001
         return {"status": "ungradable", "message": str(exc)[:500]}
     return {"status": "ok", "value": value}
+
+
+def _call(namespace: dict, msg: dict) -> dict:
+    fn = namespace.get(msg["name"])
+    return {"status": "missing"} if fn is None else _answer(fn, msg)
+
+
+def _harness(namespace: dict, msg: dict) -> dict:
+    """Run an instructor's harness on the student's function, here in the student's process.
+
+    The harness only gathers facts the wire cannot carry (a graph, a callable's
+    behaviour); whatever it returns is judged like any other answer.
+    """
+    fn = namespace.get(msg["name"])
+    if fn is None:
+        return {"status": "missing"}
+    harness_namespace = {"__name__": "harness", "__builtins__": builtins}
+    try:
+        exec(compile(msg["source"], "<harness>", "exec"), harness_namespace)
+        harness = harness_namespace[msg["entry"]]
+    except BaseException as exc:  # noqa: BLE001 - the student may have broken exec or compile
+        return _describe(exc)
+    return _answer(harness, msg, fn)
 
 
 def main() -> None:
@@ -111,7 +132,7 @@ def main() -> None:
     namespace = {"__name__": "__main__", "__builtins__": builtins}
     read = _read_exactly(requests)
     _wire.send(replies, {"id": 0, "status": "ready"})
-    handlers = {"exec": _run_cell, "call": _call}
+    handlers = {"exec": _run_cell, "call": _call, "harness": _harness}
     while True:
         try:
             msg = _wire.receive(read)

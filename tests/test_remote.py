@@ -29,7 +29,23 @@ CELLS = [
     "while True:\n    pass",  # a cell that never ends is skipped, not fatal
     "def after_the_hang():\n    return 42",
     "print('x' * 10**6)",
+    "def apply_twice(f, x):\n    return f(f(x))",
 ]
+
+
+def record_calls(student_fn, x):
+    """A harness: hands the student's function a callable and reports how it was used."""
+    calls = []
+
+    def double(value):
+        calls.append(value)
+        return 2 * value
+
+    return student_fn(double, x), calls
+
+
+def uses_a_global(student_fn):
+    return CELLS  # only its source crosses, so this module global is not there
 
 
 @pytest.fixture(scope="module")
@@ -90,3 +106,24 @@ def test_a_crash_restarts_the_process(student):
     with pytest.raises(StudentCrashed):
         student.die(torch.zeros(1))
     assert student.after_the_hang() == 42
+
+
+def test_a_harness_runs_beside_the_students_function(student):
+    assert student.apply_twice.harness(record_calls, 3) == (12, [3, 6])
+
+
+def test_a_harness_sees_only_its_own_source(student):
+    with pytest.raises(StudentRaised) as raised:
+        student.apply_twice.harness(uses_a_global)
+    assert raised.value.type_name == "NameError"
+    with pytest.raises(MissingDefinition):
+        student.not_defined_anywhere.harness(record_calls, 1)
+
+
+def test_a_harness_runs_the_same_locally():
+    from grader._local import LocalStudent
+
+    local = LocalStudent.from_source(CELLS[-1])
+    assert local.apply_twice.harness(record_calls, 3) == (12, [3, 6])
+    with pytest.raises(StudentRaised):
+        local.apply_twice.harness(uses_a_global)

@@ -1,5 +1,6 @@
 """What crosses between judge and student: layouts survive, forgeries do not."""
 
+import collections
 import json
 
 import pytest
@@ -45,6 +46,16 @@ def test_plain_data_keeps_its_types():
     assert type(_trip(True)) is bool and type(_trip(1)) is int
 
 
+def test_devices_and_namedtuples_cross_by_name():
+    Batch = collections.namedtuple("Batch", ["x", "label"])
+    sent = Batch(torch.arange(3), "cat")
+    got = _trip({"batch": sent, "where": torch.device("meta")})
+    assert got["where"] == torch.device("meta")
+    assert type(got["batch"]).__name__ == "Batch" and got["batch"]._fields == ("x", "label")
+    assert type(got["batch"]) is not Batch  # rebuilt from names, not the sender's class
+    assert torch.equal(got["batch"].x, sent.x) and got["batch"].label == "cat"
+
+
 class Sneaky(int):
     def __eq__(self, other):
         return True
@@ -72,6 +83,12 @@ FORGED = [
      "stride": [0, 0], "offset": 0, "arg": 0},  # a 10^10-element bomb
     {"$t": "pickle", "v": "gASVAAAA"},
     {"$t": "tuple", "v": 3},
+    {"$t": "device", "v": "cuda; import os"},
+    {"$t": "device", "v": 3},
+    {"$t": "namedtuple", "name": "os.system", "fields": ["a"], "v": [1]},
+    {"$t": "namedtuple", "name": "T", "fields": ["class"], "v": [1]},
+    {"$t": "namedtuple", "name": "T", "fields": ["a", "b"], "v": [1]},
+    {"$t": "namedtuple", "name": "T", "fields": [1], "v": [1]},
 ]
 
 

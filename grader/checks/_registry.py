@@ -4,7 +4,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .._errors import StudentError, StudentRaised
-from .._local import call_local
+from .._local import LocalFunction
 
 __all__ = [
     "RAISED_LIKE_TORCH", "Mismatch", "public_check", "registered", "result_unless_torch_raises",
@@ -23,10 +23,7 @@ class _Entry:
 
     def run(self, answer) -> int:
         """Compare ``answer`` on every example; return how many agreed."""
-
-        def wrapped(*args, **kwargs):
-            return call_local(answer, *args, **kwargs)
-
+        wrapped = LocalFunction(answer)
         examples = self.examples()
         for example in examples:
             try:
