@@ -141,6 +141,8 @@ def test_every_attack_gets_exactly_its_deserved_score(outcomes):
     awarded = {name: verdicts[name]["exercises"]["double"]["passed"] for name in attacks}
     expected = {name: score for name, (_, score) in attacks.items()}
     assert awarded == expected
+    # Out of the two checks that ran: the skipped GPU-only check never counts.
+    assert {verdict["exercises"]["double"]["total"] for verdict in verdicts.values()} == {2}
 
 
 def test_no_attack_changed_the_checks_the_gradebook_or_another_student(outcomes):
