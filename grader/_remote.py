@@ -41,7 +41,7 @@ class _Channel:
                "MPLCONFIGDIR": workdir, "OMP_NUM_THREADS": "1", "MPLBACKEND": "Agg"}
         confinement = functools.partial(
             _sandbox.confine, limits, workdir, (_instructor_dir(),),
-            _sandbox.processes_of_this_user())
+            _sandbox.processes_of_this_user(), os.getpid())
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "grader._worker"], stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=workdir, env=env,

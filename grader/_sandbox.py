@@ -1,6 +1,7 @@
 """Confinement of the student's process (see docs/threat_model.md).
 
 ``confine(...)`` runs in the forked child just before it execs the worker:
+- it dies with the judge that started it (parent-death signal);
 - resource limits: address space, CPU seconds, file size, open files, no core
   dumps, and a process cap (a fork bomb hits it);
 - as root, a private mount and network namespace: the whole filesystem is
@@ -13,6 +14,7 @@ Not root: limits only (documented; CI and graders run as root).
 import ctypes
 import os
 import resource
+import signal
 import struct
 from dataclasses import dataclass
 
@@ -21,7 +23,8 @@ __all__ = ["Limits", "DEFAULT_LIMITS", "confine", "protect_judge", "processes_of
 _CLONE_NEWNS, _CLONE_NEWNET = 0x00020000, 0x40000000
 _MS_RDONLY, _MS_NOSUID, _MS_NODEV = 1, 2, 4
 _MS_REMOUNT, _MS_BIND, _MS_REC, _MS_PRIVATE = 32, 4096, 16384, 1 << 18
-_PR_SET_DUMPABLE, _PR_CAPBSET_DROP, _PR_SET_NO_NEW_PRIVS, _PR_SET_SECCOMP = 4, 24, 38, 22
+_PR_SET_PDEATHSIG, _PR_SET_DUMPABLE, _PR_CAPBSET_DROP = 1, 4, 24
+_PR_SET_NO_NEW_PRIVS, _PR_SET_SECCOMP = 38, 22
 _SECCOMP_MODE_FILTER = 2
 # CAP_SETPCAP, NET_ADMIN, NET_RAW, SYS_MODULE, SYS_RAWIO, SYS_CHROOT, SYS_PTRACE,
 # SYS_ADMIN, SYS_BOOT, SYS_RESOURCE, SYS_TIME, MKNOD: none of these is needed to
@@ -126,9 +129,21 @@ def _forbid_new_processes(libc) -> None:
            "seccomp")
 
 
-def confine(limits: Limits, workdir: str, hidden: tuple[str, ...], processes_now: int) -> None:
+def _die_with(parent: int, libc) -> None:
+    # A judge killed outright (SIGKILL: no finally, no cleanup) takes its
+    # student's process with it, instead of leaving it to run to its CPU limit.
+    # The signal follows the judge's thread that started us, so judges start
+    # workers from long-lived threads.
+    _check(libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "parent-death signal")
+    if os.getppid() != parent:  # the judge died before the line above
+        os._exit(1)
+
+
+def confine(limits: Limits, workdir: str, hidden: tuple[str, ...], processes_now: int,
+            parent: int) -> None:
     """Runs in the child between fork and exec (``subprocess`` ``preexec_fn``)."""
     libc = _libc()
+    _die_with(parent, libc)
     if os.geteuid() == 0:
         _isolate_filesystem(libc, workdir, hidden)
     _set_limits(limits, processes_now + limits.extra_processes)

@@ -1,5 +1,12 @@
 """The student's process: limits, failures, and that its patches stay there."""
 
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
 import pytest
 import torch
 
@@ -127,3 +134,38 @@ def test_a_harness_runs_the_same_locally():
     assert local.apply_twice.harness(record_calls, 3) == (12, [3, 6])
     with pytest.raises(StudentRaised):
         local.apply_twice.harness(uses_a_global)
+
+
+JUDGE_KILLED_MID_CALL = """
+import threading, time
+from grader._remote import RemoteStudent
+student = RemoteStudent(["def spin():\\n    while True:\\n        pass"], call_timeout=600)
+student.start()
+threading.Thread(target=student.spin, daemon=True).start()  # busy: it never reads stdin
+time.sleep(1)
+print(student._channel.proc.pid, flush=True)
+time.sleep(600)
+"""
+
+
+def test_a_judge_killed_outright_takes_the_students_process_with_it():
+    judge = subprocess.Popen([sys.executable, "-c", JUDGE_KILLED_MID_CALL], stdout=subprocess.PIPE,
+                             text=True, cwd=Path(__file__).resolve().parents[1])
+    worker = int(judge.stdout.readline())
+    os.kill(judge.pid, signal.SIGKILL)
+    judge.wait()
+    deadline = time.monotonic() + 10
+    while _alive(worker) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    survived = _alive(worker)
+    if survived:
+        os.kill(worker, signal.SIGKILL)  # do not leave it spinning to its CPU limit
+    assert not survived
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"  # a zombie has exited; only its parent's wait is missing
