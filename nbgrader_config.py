@@ -9,7 +9,7 @@ never committed: ``instructor/`` by default, or ``$TENSOR_ANATOMY_INSTRUCTOR_DIR
 import os
 from pathlib import Path
 
-from grader._nbgrader import autograde_pipeline, feedback_pipeline
+from grader._nbgrader import autograde_pipeline, feedback_pipeline, sanitize_pipeline
 
 c = get_config()  # noqa: F821 - provided by nbgrader when it loads this file
 
@@ -29,6 +29,9 @@ c.CourseDirectory.db_url = f"sqlite:///{INSTRUCTOR / 'gradebook.db'}"
 # Student code runs only in the judge's sandboxed worker (grader/_judge.py),
 # never in a kernel: our preprocessor takes the place of nbgrader's Execute.
 c.Autograde.autograde_preprocessors = autograde_pipeline()
+# Before nbgrader reads any metadata: the submission in the release's shape,
+# so that deleted, edited, reordered or forged grade cells change nothing.
+c.Autograde.sanitize_preprocessors = sanitize_pipeline()
 c.GenerateFeedback.preprocessors = feedback_pipeline()
 
 c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nraise NotImplementedError()"}

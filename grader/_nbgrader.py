@@ -9,15 +9,18 @@ and the points as the cell's result, which nbgrader reads as partial credit.
 No student code runs in a kernel, so nothing it prints can decide a grade.
 """
 
+import nbformat
 from nbconvert.preprocessors import Preprocessor
 from nbformat import v4
 from traitlets import Bool, Float
 
 from . import _notebook
+from ._course import Course
 from ._judge import judge_in_subprocess
+from ._structure import restore_structure
 
-__all__ = ["JudgeHiddenChecks", "autograde_pipeline", "feedback_pipeline", "missing_verdicts",
-           "report_lines", "score"]
+__all__ = ["JudgeHiddenChecks", "RestoreStructure", "autograde_pipeline", "feedback_pipeline",
+           "missing_verdicts", "report_lines", "sanitize_pipeline", "score"]
 
 
 def score(record: dict, points: float) -> float:
@@ -90,6 +93,31 @@ class JudgeHiddenChecks(Preprocessor):
             cell.outputs = _verdict_outputs(name, exercises[name],
                                             float(cell.metadata.nbgrader["points"]))
         return nb, resources
+
+
+class RestoreStructure(Preprocessor):
+    """Grade the student's code in the released notebook's shape (see ``_structure``).
+
+    First in nbgrader's sanitize step: before nbgrader validates any metadata
+    the student could have forged.
+    """
+
+    enabled = Bool(True)
+
+    def preprocess(self, nb, resources):
+        assignment = resources["nbgrader"]["assignment"]
+        release = _notebook.load(Course.find().release_notebook(assignment))
+        restored, changes = restore_structure(nb, release)
+        for change in changes:
+            self.log.warning("%s/%s: %s", resources["nbgrader"].get("student"), assignment, change)
+        return nbformat.from_dict(restored), resources
+
+
+def sanitize_pipeline() -> list:
+    """nbgrader's sanitize preprocessors, after ``RestoreStructure``."""
+    from nbgrader.converters import Autograde
+
+    return [RestoreStructure, *Autograde().sanitize_preprocessors]
 
 
 def autograde_pipeline() -> list:

@@ -14,9 +14,16 @@ import sys
 import pytest
 from conftest import ASSIGNMENTS, ROOT, load_notebook
 from test_grading import TAMPERING
+from test_structure import (
+    _delete_a_test_cell,
+    _duplicate_cells_and_ids,
+    _edit_a_test_cell_and_its_points,
+    _forge_an_old_schema,
+)
 
 from grader import _gradebook, _notebook
 from grader._course import Course
+from grader._demo import synthetic_submission
 from grader._judge import hidden_checks_path
 
 
@@ -26,9 +33,23 @@ def graded(tmp_path_factory):
     env = {**os.environ, "TENSOR_ANATOMY_INSTRUCTOR_DIR": str(instructor)}
     for assignment in ASSIGNMENTS:
         _write_tamperer(Course(ROOT), instructor, assignment)
+    _write_restructurer(Course(ROOT), instructor, ASSIGNMENTS[0])
     done = subprocess.run([sys.executable, "-m", "grader.cli", "demo"], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=1800)
     return instructor, done
+
+
+def _write_restructurer(course: Course, instructor, assignment: str) -> None:
+    """The complete solution with its grade cells deleted, duplicated, edited and forged:
+    an old metadata schema alone makes stock nbgrader abort the whole batch."""
+    nb = synthetic_submission(load_notebook(course.release_notebook(assignment)),
+                              load_notebook(course.source_notebook(assignment)), 1.0)
+    for tamper in (_duplicate_cells_and_ids, _edit_a_test_cell_and_its_points,
+                   _forge_an_old_schema, _delete_a_test_cell):
+        tamper(nb)
+    folder = instructor / "submitted" / "restructurer" / assignment
+    folder.mkdir(parents=True)
+    (folder / course.release_notebook(assignment).name).write_text(json.dumps(nb))
 
 
 def _write_tamperer(course: Course, instructor, assignment: str) -> None:
@@ -58,6 +79,14 @@ def test_tampering_through_nbgrader_scores_like_the_blank_stub(graded):
         table = _gradebook.scores(db_url, assignment)
         assert table["tamperer"]["total"] == table["blank"]["total"] == 0
         assert table["complete"]["total"] == table["complete"]["max"] > 0
+
+
+def test_structural_tampering_through_nbgrader_changes_no_grade(graded):
+    instructor, _ = graded
+    table = _gradebook.scores(f"sqlite:///{instructor / 'gradebook.db'}", ASSIGNMENTS[0])
+    assert table["restructurer"] == table["complete"]
+    page = next((instructor / "feedback" / "restructurer" / ASSIGNMENTS[0]).glob("*.html"))
+    assert "the released versions were graded instead" in page.read_text(encoding="utf-8")
 
 
 def test_feedback_explains_failures_without_leaking_hidden_checks(graded):

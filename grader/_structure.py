@@ -1,0 +1,116 @@
+"""Put a submission back into the released notebook's shape before nbgrader reads it.
+
+A student controls every byte of the notebook, nbgrader metadata included. A
+deleted, retyped, reordered or duplicated grade cell, a forged ``points`` or
+``schema_version`` must not change a grade, and must never stop the batch
+(nbgrader aborts the whole run on one cell with an old or new metadata schema).
+
+So a grade depends only on the code the student wrote: the released
+notebook's cells, in their order, with each answer cell's source taken from
+the student's first code cell carrying that answer's ``grade_id``. The
+student's own plain cells (helpers, experiments) run too, in their order,
+right after the answer they followed. Everything else the student changed in
+nbgrader's cells is dropped, and the notebook says so at the top.
+"""
+
+import copy
+import json
+
+__all__ = ["restore_structure"]
+
+NOTE_ID = "tensor-anatomy-structure-note"
+
+
+def _nbgrader(cell) -> dict | None:
+    """The cell's nbgrader metadata; anything malformed counts as forged (``{}``)."""
+    meta = cell.get("metadata")
+    found = meta.get("nbgrader") if isinstance(meta, dict) else None
+    return found if isinstance(found, dict) or found is None else {}
+
+
+def _answer_ids(release: dict) -> list[str]:
+    return [_nbgrader(c)["grade_id"] for c in release["cells"]
+            if (_nbgrader(c) or {}).get("solution")]
+
+
+def _plain(cell: dict, number: int) -> dict:
+    """A student's own cell, stripped of any metadata that could mean something."""
+    kept = {"cell_type": cell["cell_type"], "id": f"student-cell-{number}",
+            "metadata": {}, "source": cell.get("source", "")}
+    if cell["cell_type"] == "code":
+        kept.update(outputs=[], execution_count=None)
+    return kept
+
+
+def _text(source) -> str:
+    return "".join(source) if isinstance(source, list) else str(source)
+
+
+def _signature(cell: dict) -> tuple:
+    """A grade or locked cell as the student cannot change it: type, source, nbgrader metadata."""
+    meta = _nbgrader(cell) or {}
+    return cell.get("cell_type"), _text(cell.get("source", "")), meta.get("grade_id"), \
+        json.dumps(meta, sort_keys=True, default=str)
+
+
+class _Sorted:
+    """The student's cells sorted out against the release."""
+
+    def __init__(self, submitted: dict, release: dict):
+        self.answer_ids = _answer_ids(release)
+        fixed = {_signature(c) for c in release["cells"]
+                 if _nbgrader(c) is not None and _signature(c)[2] not in self.answer_ids}
+        self.answers, self.following, self.changed, anchor = {}, {}, 0, None
+        for number, cell in enumerate(submitted.get("cells", [])):
+            if not isinstance(cell, dict) or cell.get("cell_type") not in ("code", "markdown"):
+                self.changed += 1
+                continue
+            meta = _nbgrader(cell)
+            grade_id = meta.get("grade_id") if meta is not None else None
+            if meta is not None and cell["cell_type"] == "code" \
+                    and grade_id in self.answer_ids and grade_id not in self.answers:
+                self.answers[grade_id], anchor = _text(cell.get("source", "")), grade_id
+            elif meta is None or grade_id in self.answers:  # a copied answer runs as plain code
+                self.following.setdefault(anchor, []).append(_plain(cell, number))
+            elif _signature(cell) in fixed:
+                fixed.discard(_signature(cell))  # an untouched grade or locked cell
+            else:
+                self.changed += 1  # edited, retyped or forged: the release's copy is used
+        self.changed += len(fixed)  # deleted ones come back from the release
+
+    def changes(self) -> list[str]:
+        missing = [g for g in self.answer_ids if g not in self.answers]
+        notes = ["test or locked cells (or their nbgrader metadata) were edited, deleted, "
+                 "retyped or added; the released versions were graded instead"] \
+            if self.changed else []
+        if missing:
+            notes.append(f"no answer cell found for {', '.join(missing)}: graded as blank")
+        return notes
+
+
+def _note(changes: list[str]) -> dict:
+    text = "**Grader's note on this notebook's structure:**\n" + "".join(
+        f"\n- {change}" for change in changes)
+    return {"cell_type": "markdown", "id": NOTE_ID, "metadata": {}, "source": text}
+
+
+def restore_structure(submitted: dict, release: dict) -> tuple[dict, list[str]]:
+    """The submission in the release's shape, and what had to change (for the student)."""
+    found = _Sorted(submitted, release)
+    restored = copy.deepcopy(release)
+    cells, preamble_done = [], False
+    for cell in restored["cells"]:
+        cell["source"] = _text(cell.get("source", ""))  # nbgrader hashes strings, not lists
+        grade_id = (_nbgrader(cell) or {}).get("grade_id")
+        is_answer = grade_id in found.answer_ids
+        if is_answer and not preamble_done:
+            cells += found.following.get(None, [])  # the student's cells before any answer
+            preamble_done = True
+        if grade_id in found.answers:
+            cell["source"] = found.answers[grade_id]
+        cells += [cell, *found.following.get(grade_id, [])] if is_answer else [cell]
+    if not preamble_done:
+        cells += found.following.get(None, [])
+    changes = found.changes()
+    restored["cells"] = ([_note(changes)] if changes else []) + cells
+    return restored, changes

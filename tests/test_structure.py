@@ -1,0 +1,157 @@
+"""Tampering with a notebook's grade cells changes nothing: the submission is put
+back into the released shape before nbgrader reads it (grader/_structure.py).
+
+Each case is the complete solution with one kind of structural tampering; what
+the judge then runs (the code cells, in order) and what nbgrader grades (the
+test cells and their metadata) must equal the untampered submission's.
+"""
+
+import copy
+
+import pytest
+from conftest import ASSIGNMENTS, COURSE, load_notebook
+
+from grader import _notebook
+from grader._demo import synthetic_submission
+from grader._structure import restore_structure
+
+ASSIGNMENT = ASSIGNMENTS[0]
+
+
+def _meta(cell) -> dict:
+    return cell.get("metadata", {}).get("nbgrader", {})
+
+
+def _tests(nb):
+    return [c for c in nb["cells"] if _meta(c).get("grade") and not _meta(c).get("solution")]
+
+
+def _answers(nb):
+    return [c for c in nb["cells"] if _meta(c).get("solution")]
+
+
+def _delete_a_test_cell(nb):
+    nb["cells"].remove(_tests(nb)[0])
+
+
+def _reorder_every_cell(nb):
+    nb["cells"].reverse()
+
+
+def _retype_a_test_cell(nb):
+    cell = _tests(nb)[0]
+    cell.update(cell_type="markdown", source="full marks please")
+    del cell["outputs"], cell["execution_count"]
+
+
+def _edit_a_test_cell_and_its_points(nb):
+    cell = _tests(nb)[0]
+    cell["source"] = "print('all passed')"
+    _meta(cell)["points"] = 100
+
+
+def _duplicate_cells_and_ids(nb):
+    nb["cells"] += [copy.deepcopy(_tests(nb)[0]), copy.deepcopy(_tests(nb)[1])]
+
+
+def _swap_test_grade_ids(nb):
+    first, second = _tests(nb)[:2]
+    _meta(first)["grade_id"], _meta(second)["grade_id"] = (_meta(second)["grade_id"],
+                                                           _meta(first)["grade_id"])
+
+
+def _forge_an_old_schema(nb):
+    _meta(_tests(nb)[0])["schema_version"] = 0  # stock nbgrader aborts the whole batch
+
+
+def _forge_a_new_schema_on_a_plain_cell(nb):
+    nb["cells"].append({"cell_type": "code", "id": "x", "source": "y = 1", "outputs": [],
+                        "execution_count": None, "metadata": {"nbgrader": {
+                            "schema_version": 99, "grade": True, "points": 50,
+                            "grade_id": "bonus", "solution": False, "locked": False}}})
+
+
+def _turn_a_locked_markdown_cell_into_code(nb):
+    locked = next(c for c in nb["cells"] if c["cell_type"] == "markdown" and _meta(c))
+    locked.update(cell_type="code", outputs=[], execution_count=None)
+
+
+def _garble_metadata(nb):
+    _tests(nb)[0]["metadata"]["nbgrader"] = "not a dict"
+    nb["cells"].append({"cell_type": "raw", "metadata": [], "source": 3})
+
+
+TAMPERINGS = [_garble_metadata, _delete_a_test_cell, _reorder_every_cell, _retype_a_test_cell,
+              _edit_a_test_cell_and_its_points, _duplicate_cells_and_ids, _swap_test_grade_ids,
+              _forge_an_old_schema, _forge_a_new_schema_on_a_plain_cell,
+              _turn_a_locked_markdown_cell_into_code]
+
+
+@pytest.fixture(scope="module")
+def release():
+    return load_notebook(COURSE.release_notebook(ASSIGNMENT))
+
+
+@pytest.fixture(scope="module")
+def complete(release):
+    return synthetic_submission(release, load_notebook(COURSE.source_notebook(ASSIGNMENT)), 1.0)
+
+
+def _graded_shape(nb) -> tuple:
+    """What decides a grade: the code that runs, and every nbgrader cell with its metadata."""
+    cells = [(c["cell_type"], _meta(c), "".join(c["source"])) for c in nb["cells"] if _meta(c)]
+    return _notebook.code_cells(nb), cells
+
+
+def test_an_untouched_submission_is_left_as_it_was(complete, release):
+    restored, changes = restore_structure(complete, release)
+    assert changes == []
+    assert _graded_shape(restored) == _graded_shape(complete)
+    assert [c["source"] for c in _answers(restored)] == [c["source"] for c in _answers(complete)]
+
+
+@pytest.mark.parametrize("tamper", TAMPERINGS, ids=lambda f: f.__name__.strip("_"))
+def test_structural_tampering_changes_nothing_that_is_graded(tamper, complete, release):
+    honest, _ = restore_structure(complete, release)
+    tampered = copy.deepcopy(complete)
+    tamper(tampered)
+    restored, changes = restore_structure(tampered, release)
+    if tamper is _reorder_every_cell:
+        # Answers are independent functions: their order does not matter, their code does.
+        assert sorted(_notebook.code_cells(restored)) == sorted(_notebook.code_cells(honest))
+        assert _graded_shape(restored)[1] == _graded_shape(honest)[1]
+    else:
+        assert changes and "released versions were graded" in changes[0]
+        assert _graded_shape(restored) == _graded_shape(honest)
+        assert restored["cells"][0]["source"].startswith("**Grader's note")
+
+
+def test_the_students_own_cells_still_run_after_the_answer_they_followed(complete, release):
+    nb = copy.deepcopy(complete)
+    first_answer = nb["cells"].index(_answers(nb)[0])
+    helper = {"cell_type": "code", "id": "mine", "metadata": {}, "outputs": [],
+              "execution_count": None, "source": "def helper():\n    return 1"}
+    nb["cells"].insert(first_answer + 1, helper)
+    restored, changes = restore_structure(nb, release)
+    code = _notebook.code_cells(restored)
+    assert changes == []
+    assert code.index(helper["source"]) == code.index(_answers(complete)[0]["source"]) + 1
+
+
+def test_a_copied_answer_cell_runs_as_plain_code_after_the_first(complete, release):
+    nb = copy.deepcopy(complete)
+    copied = copy.deepcopy(_answers(nb)[0])
+    copied["source"] = "# my second try\n" + copied["source"]
+    nb["cells"].append(copied)
+    restored, _ = restore_structure(nb, release)
+    assert _notebook.code_cells(restored)[-1] == copied["source"]  # last wins, as in a kernel
+    assert [c["source"] for c in _answers(restored)] == [c["source"] for c in _answers(complete)]
+
+
+def test_a_deleted_answer_cell_is_graded_as_the_blank_stub(complete, release):
+    nb = copy.deepcopy(complete)
+    gone = _answers(nb)[0]
+    nb["cells"].remove(gone)
+    restored, changes = restore_structure(nb, release)
+    assert _answers(restored)[0]["source"] == "".join(_answers(release)[0]["source"])
+    assert any(_meta(gone)["grade_id"] in change for change in changes)
