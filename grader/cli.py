@@ -21,18 +21,29 @@ from . import _gradebook, _notebook, _triage
 from . import _nbgrader as _nbgrader_bridge
 from ._course import Course
 from ._judge import judge_in_subprocess
+from ._progress import run_with_progress
+from ._report import plot_scores
 
 __all__ = ["main"]
 
 
-def _run_nbgrader(course: Course, *args: str) -> int:
+def _run_nbgrader(course: Course, *args: str, progress: int = 0) -> int:
+    """Run one nbgrader step; with ``progress`` (notebooks expected), show a progress line."""
     cmd = [sys.executable, "-m", "nbgrader", *args]
     # nbgrader runs `alembic` by name when it creates a gradebook: put this
     # interpreter's scripts first on PATH even if the venv is not activated.
     scripts = os.path.dirname(sys.executable)
     env = {**os.environ, "PATH": os.pathsep.join([scripts, os.environ.get("PATH", "")])}
     print("$ nbgrader " + " ".join(args), flush=True)
-    return subprocess.run(cmd, cwd=course.root, env=env).returncode
+    if not progress:
+        return subprocess.run(cmd, cwd=course.root, env=env).returncode
+    logs = course.instructor / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    log = logs / f"{args[0]}-{args[1]}.log"
+    code = run_with_progress(cmd, log, progress, r"Writing \d+ bytes to .*\.(ipynb|html)$",
+                             cwd=course.root, env=env)
+    print(f"  log: {log}", flush=True)
+    return code
 
 
 def release(course: Course, names: list[str] | None = None) -> int:
@@ -40,6 +51,9 @@ def release(course: Course, names: list[str] | None = None) -> int:
     codes = [_run_nbgrader(course, "generate_assignment", name, "--force", "--no-db")
              for name in names or course.assignments()]
     return int(any(codes))
+
+
+_PER_NOTEBOOK = ("autograde", "generate_feedback")
 
 
 def grade(course: Course, assignment: str) -> int:
@@ -56,21 +70,34 @@ def grade(course: Course, assignment: str) -> int:
     ]
     problems = _triage.triage(course.instructor / "submitted", assignment,
                               course.release_notebook(assignment))
-    failed = [step[0] for step in steps if _run_nbgrader(course, *step) != 0]
+    submissions = len(list((course.instructor / "submitted").glob(f"*/{assignment}")))
+    failed = [step[0] for step in steps if _run_nbgrader(
+        course, *step, progress=submissions if step[0] in _PER_NOTEBOOK else 0) != 0]
     unjudged = _unjudged_notebooks(course, assignment)
     if unjudged:
         print("NOT GRADED BY THE HIDDEN CHECKS (scores invalid):\n  " + "\n  ".join(unjudged),
               file=sys.stderr)
         failed.append("verify")
-    exercises = list(_notebook.exercise_cells(_load(course.source_notebook(assignment))))
-    print(f"\n{assignment}\n" + _gradebook.format_table(
-        _gradebook.scores(course.db_url, assignment), exercises))
+    _summarize(course, assignment)
     _report_problems(course, assignment, problems)
     failed += ["ungradable submissions"] if problems else []
     print(f"CSV: {course.instructor / 'grades.csv'}   feedback: {course.instructor / 'feedback'}")
     if failed:
         print(f"FAILED steps: {', '.join(failed)} (see the log above)", file=sys.stderr)
     return int(bool(failed))
+
+
+def _summarize(course: Course, assignment: str) -> None:
+    """The score table, and a plot of each exercise's score distribution."""
+    cells = _notebook.exercise_cells(_load(course.source_notebook(assignment)))
+    table = _gradebook.scores(course.db_url, assignment)
+    print(f"\n{assignment}\n" + _gradebook.format_table(table, list(cells)))
+    if table:
+        plot = course.instructor / "reports" / f"{assignment}_scores.png"
+        plot.parent.mkdir(parents=True, exist_ok=True)
+        points = {n: float(c["metadata"]["nbgrader"]["points"]) for n, c in cells.items()}
+        plot_scores(table, points, plot, assignment)
+        print(f"score distribution: {plot}")
 
 
 def _report_problems(course: Course, assignment: str, problems: dict[str, str]) -> None:

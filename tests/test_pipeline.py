@@ -110,5 +110,13 @@ def test_grades_are_exported_as_csv(graded):
     with open(instructor / "grades.csv", newline="", encoding="utf-8") as f:
         rows = list(csv.DictReader(f))
     students = {row["student_id"] for row in rows}
-    assert students == {"complete", "partial", "blank", "tamperer"}
+    assert students == {"complete", "partial", "blank", "tamperer", "restructurer"}
     assert {row["assignment"] for row in rows} == set(ASSIGNMENTS)
+
+
+def test_each_assignment_gets_a_plot_of_its_score_distribution(graded):
+    instructor, done = graded
+    for assignment in ASSIGNMENTS:
+        plot = instructor / "reports" / f"{assignment}_scores.png"
+        assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert f"score distribution: {plot}" in done.stdout
