@@ -59,11 +59,12 @@ def _storage_bytes(t: torch.Tensor) -> bytes:
 def _encode_tensor(t: torch.Tensor, shared_with: list) -> dict:
     if t.device.type not in ("cpu", "meta") or t.layout != torch.strided:
         raise WireError(f"only CPU or meta strided tensors cross, not {t.device}/{t.layout}")
+    requires_grad = bool(t.requires_grad)  # read before detach, which clears it
     t = t.detach().as_subclass(torch.Tensor)
     meta = {
         "$t": "tensor", "dtype": str(t.dtype).removeprefix("torch."),
         "device": t.device.type, "shape": list(t.shape), "stride": list(t.stride()),
-        "offset": t.storage_offset(), "requires_grad": t.requires_grad,
+        "offset": t.storage_offset(), "requires_grad": requires_grad,
     }
     if t.device.type == "cpu":
         ptr = t.untyped_storage().data_ptr()

@@ -46,6 +46,14 @@ def test_plain_data_keeps_its_types():
     assert type(_trip(True)) is bool and type(_trip(1)) is int
 
 
+def test_a_tensor_keeps_its_requires_grad_flag_but_never_its_graph():
+    leaf = torch.ones(3, requires_grad=True)
+    leaked = leaf * 2  # a result still attached to a graph
+    got_leaf, got_leaked, got_plain = _trip([leaf, leaked, torch.ones(2)])
+    assert got_leaf.requires_grad and got_leaked.requires_grad and not got_plain.requires_grad
+    assert got_leaked.grad_fn is None and got_leaked.is_leaf
+
+
 def test_devices_and_namedtuples_cross_by_name():
     Batch = collections.namedtuple("Batch", ["x", "label"])
     sent = Batch(torch.arange(3), "cat")
