@@ -1,0 +1,181 @@
+"""Torch as the oracle for chapter 5 (autograd), and readable reports.
+
+Every truth is computed here, on the judge's side: the graph torch builds for
+a recipe (walked by ``reference_graph_summary``), ``torch.logsumexp`` and its
+gradient, the full-batch gradient, the running means, and a model trained by
+torch's own SGD with exactly the chosen parameters.
+"""
+
+import torch
+from torch import nn
+
+from ._autograd_harnesses import graph_harness, running_mean_harness
+from ._registry import Mismatch
+
+__all__ = [
+    "LR",
+    "MOMENTUM",
+    "WEIGHT_DECAY",
+    "build_model",
+    "reference_graph_summary",
+    "torch_graph_summary",
+    "torch_logsumexp",
+    "torch_full_batch_grad",
+    "torch_running_means",
+    "torch_running_mean_facts",
+    "torch_train_only",
+    "describe_recipe",
+    "describe_tensor",
+    "describe_spec",
+    "expect_close",
+]
+
+# Exercise train_only: the optimizer every run uses.
+LR, MOMENTUM, WEIGHT_DECAY = 0.1, 0.9, 0.01
+
+_LAYERS = {"linear": nn.Linear, "relu": nn.ReLU, "tanh": nn.Tanh, "layernorm": nn.LayerNorm}
+
+
+def build_model(spec, seed: int) -> nn.Sequential:
+    """The ``nn.Sequential`` a spec describes, initialised from ``seed``.
+
+    ``spec`` is a list of layers: ``("linear", in, out)``, ``("relu",)``,
+    ``("tanh",)``, ``("layernorm", size)``. The global random state is left as it was.
+    """
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(seed)
+        return nn.Sequential(*(_LAYERS[kind](*sizes) for kind, *sizes in spec))
+
+
+# --- 1. graph_summary ---------------------------------------------------------------
+
+
+def reference_graph_summary(output: torch.Tensor):
+    """Leaf shapes and op names of ``output``'s graph, depth first, each node once."""
+    if output.grad_fn is None:
+        return ([tuple(output.shape)], []) if output.requires_grad else ([], [])
+    leaves, ops, seen, stack = [], [], set(), [output.grad_fn]
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))  # every node stays alive with the graph: ids are unique
+        if type(node).__name__ == "AccumulateGrad":
+            leaves.append(tuple(node.variable.shape))
+            continue
+        ops.append(type(node).__name__)
+        stack.extend(child for child, _ in reversed(node.next_functions))
+    return leaves, ops
+
+
+def torch_graph_summary(recipe):
+    """The truth for a recipe: the judge builds the graph itself and walks it."""
+    return graph_harness(reference_graph_summary, recipe)
+
+
+def describe_recipe(recipe) -> str:
+    """The recipe as the code that builds it (``output`` is the graph's output)."""
+    names = [f"l{i}" for i in range(len(recipe["leaves"]))]
+    lines = [f"{name} = torch.full({tuple(shape)}, 0.5{', requires_grad=True' * grad})"
+             for name, (shape, grad) in zip(names, recipe["leaves"])]
+    for k, (template, operands) in enumerate(recipe["nodes"]):
+        names.append(f"v{k}")
+        lines.append(f"v{k} = " + template.format(*(names[i] for i in operands)))
+    lines.append(f"output = {names[-1]}")
+    return "; ".join(lines)
+
+
+# --- 2. logsumexp -------------------------------------------------------------------
+
+
+def torch_logsumexp(x: torch.Tensor, dim: int, upstream: torch.Tensor):
+    """``torch.logsumexp(x, dim)`` and the gradient of x for this upstream gradient."""
+    leaf = x.detach().requires_grad_(True)
+    out = torch.logsumexp(leaf, dim)
+    (grad,) = torch.autograd.grad(out, leaf, upstream)
+    return out.detach(), grad
+
+
+# --- 3. accumulated_grad ------------------------------------------------------------
+
+
+def torch_full_batch_grad(kind: str, w, x, y) -> torch.Tensor:
+    """The gradient of the loss over the whole batch at once, by torch's own losses."""
+    leaf = w.detach().requires_grad_(True)
+    logits = x @ leaf
+    if kind == "mse":
+        loss = nn.functional.mse_loss(logits, y)
+    else:
+        loss = nn.functional.cross_entropy(logits, y)
+    (grad,) = torch.autograd.grad(loss, leaf)
+    return grad
+
+
+# --- 4. running_mean_losses ---------------------------------------------------------
+
+
+def torch_running_means(losses) -> list[float]:
+    """The mean of the first i + 1 losses, for each i, computed in float64."""
+    values = torch.stack([loss.detach().double() for loss in losses])
+    counts = torch.arange(1, len(losses) + 1, dtype=torch.float64)
+    return (values.cumsum(0) / counts).tolist()
+
+
+def torch_running_mean_facts(recipe):
+    """What ``running_mean_harness`` reports for an answer that is right."""
+    return running_mean_harness(torch_running_means, recipe)
+
+
+# --- 5. train_only ------------------------------------------------------------------
+
+
+def torch_train_only(spec, seed, trainable, x, y, steps) -> dict[str, torch.Tensor]:
+    """Parameters after ``steps`` SGD steps that update exactly the ``trainable`` ones."""
+    model = build_model(spec, seed)
+    chosen = [p for name, p in model.named_parameters() if name in trainable]
+    for name, p in model.named_parameters():
+        p.requires_grad_(name in trainable)
+    if chosen:
+        optimizer = torch.optim.SGD(chosen, lr=LR, momentum=MOMENTUM, weight_decay=WEIGHT_DECAY)
+        for _ in range(steps):
+            optimizer.zero_grad()
+            nn.functional.mse_loss(model(x), y).backward()
+            optimizer.step()
+    return {name: p.detach() for name, p in model.named_parameters()}
+
+
+def describe_spec(spec) -> str:
+    names = {"linear": "Linear", "relu": "ReLU", "tanh": "Tanh", "layernorm": "LayerNorm"}
+    layers = ", ".join(f"nn.{names[kind]}({', '.join(map(str, sizes))})" for kind, *sizes in spec)
+    return f"nn.Sequential({layers})"
+
+
+# --- readable reports ---------------------------------------------------------------
+
+
+def _fmt(value) -> str:
+    return f"{value:.6g}" if isinstance(value, float) else repr(value)
+
+
+def describe_tensor(t: torch.Tensor, max_values: int = 6) -> str:
+    values = t.detach().flatten()[:max_values].tolist()
+    more = ", ..." if t.numel() > max_values else ""
+    shown = "[" + ", ".join(_fmt(v) for v in values) + more + "]"
+    return f"shape {tuple(t.shape)}, stride {t.stride()}, dtype {t.dtype}, values {shown}"
+
+
+def expect_close(call: str, what: str, result, truth: torch.Tensor,
+                 rtol: float, atol: float) -> None:
+    """``result`` must be a tensor of ``truth``'s shape and dtype, close to it everywhere."""
+    if not isinstance(result, torch.Tensor):
+        raise Mismatch(f"{call}: {what} is {type(result).__name__}; expected a tensor")
+    if result.shape != truth.shape or result.dtype != truth.dtype:
+        raise Mismatch(f"{call}: {what} has shape {tuple(result.shape)} and dtype "
+                       f"{result.dtype}; torch's has shape {tuple(truth.shape)} and dtype "
+                       f"{truth.dtype}")
+    if not torch.allclose(result.detach(), truth, rtol=rtol, atol=atol, equal_nan=True):
+        differ = ~torch.isclose(result.detach(), truth, rtol=rtol, atol=atol, equal_nan=True)
+        index = tuple(differ.nonzero()[0].tolist())
+        raise Mismatch(f"{call}: wrong {what}, first difference at index {index}: yours "
+                       f"{result[index].item()!r}, torch {truth[index].item()!r}.\n"
+                       f"  yours: {describe_tensor(result)}\n  torch: {describe_tensor(truth)}")

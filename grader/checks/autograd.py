@@ -1,0 +1,209 @@
+"""Chapter 5, autograd: one public check per exercise.
+
+Each ``compare_<exercise>(fn, *example)`` runs the student's ``fn`` (through a
+harness where a graph or a ``.grad`` must stay on the student's side), asks
+torch for the truth, and raises ``Mismatch`` with a small counterexample when
+they disagree. The hidden checks (``grader/hidden/test_05_autograd.py``) reuse
+these functions on hypothesis-generated inputs.
+"""
+
+import torch
+
+from ._autograd_examples import (
+    accumulation_examples,
+    graph_examples,
+    logsumexp_examples,
+    running_mean_examples,
+    train_only_examples,
+)
+from ._autograd_harnesses import (
+    accumulation_harness,
+    graph_harness,
+    logsumexp_harness,
+    plain_running_mean_harness,
+    running_mean_harness,
+)
+from ._autograd_oracle import (
+    LR,
+    MOMENTUM,
+    WEIGHT_DECAY,
+    build_model,
+    describe_recipe,
+    describe_spec,
+    describe_tensor,
+    expect_close,
+    torch_full_batch_grad,
+    torch_graph_summary,
+    torch_logsumexp,
+    torch_running_mean_facts,
+    torch_running_means,
+    torch_train_only,
+)
+from ._registry import Mismatch, public_check
+
+__all__ = [
+    "LR",
+    "MOMENTUM",
+    "WEIGHT_DECAY",
+    "build_model",
+    "compare_graph_summary",
+    "compare_logsumexp",
+    "compare_accumulated_grad",
+    "compare_running_mean_losses",
+    "compare_running_mean_losses_plain",
+    "compare_train_only",
+]
+
+
+# --- 1. graph_summary ---------------------------------------------------------------
+
+
+def _as_summary(call: str, result):
+    """The student's ``(leaf shapes, op names)`` as ``(list of tuples, list of str)``."""
+    if not isinstance(result, (tuple, list)) or len(result) != 2:
+        raise Mismatch(f"{call} returned {result!r:.200}; expected a pair (leaves, ops)")
+    leaves, ops = result
+    if not isinstance(leaves, (tuple, list)) or not all(
+            isinstance(s, (tuple, list)) and all(type(n) is int for n in s) for s in leaves):
+        raise Mismatch(f"{call}: leaves is {leaves!r:.200}; expected a list of shape tuples")
+    if not isinstance(ops, (tuple, list)) or not all(isinstance(op, str) for op in ops):
+        raise Mismatch(f"{call}: ops is {ops!r:.200}; expected a list of grad_fn class names")
+    return [tuple(s) for s in leaves], list(ops)
+
+
+@public_check("graph_summary", graph_examples)
+def compare_graph_summary(fn, recipe):
+    call = f"graph_summary(output) for {describe_recipe(recipe)}"
+    leaves, ops = _as_summary(call, fn.harness(graph_harness, recipe))
+    true_leaves, true_ops = torch_graph_summary(recipe)
+    if ops != true_ops:
+        raise Mismatch(f"{call}: ops {ops}; the graph's nodes, depth first, are {true_ops}")
+    if leaves != true_leaves:
+        raise Mismatch(f"{call}: leaves {leaves}; the graph's leaves, depth first, are "
+                       f"{true_leaves}")
+
+
+# --- 2. logsumexp -------------------------------------------------------------------
+
+
+@public_check("logsumexp", logsumexp_examples)
+def compare_logsumexp(fn, x, dim, upstream):
+    call = f"logsumexp(x, {dim}) for x of {describe_tensor(x)}"
+    result = fn.harness(logsumexp_harness, x, dim, upstream)
+    if not isinstance(result, tuple) or len(result) != 3 or not isinstance(result[2], dict):
+        raise Mismatch(f"{call}: could not run forward and backward ({result!r:.200})")
+    out, grad, facts = result
+    true_out, true_grad = torch_logsumexp(x, dim, upstream)
+    expect_close(call, "output", out, true_out, rtol=1e-7, atol=1e-9)
+    expect_close(f"{call}, upstream gradient {describe_tensor(upstream)}", "gradient of x",
+                 grad, true_grad, rtol=1e-7, atol=1e-9)
+    if facts.get("custom") is not True:
+        raise Mismatch(f"{call}: the output's grad_fn is {facts.get('grad_fn')!r}, not your "
+                       f"torch.autograd.Function: return LogSumExp.apply(x, dim)")
+    if not isinstance(facts.get("saved"), int) or facts["saved"] < 1:
+        raise Mismatch(f"{call}: your Function saved no tensor with ctx.save_for_backward")
+
+
+# --- 3. accumulated_grad ------------------------------------------------------------
+
+
+@public_check("accumulated_grad", accumulation_examples)
+def compare_accumulated_grad(fn, kind, w, x, y, micro, stale):
+    rows = x.shape[0]
+    call = (f"accumulated_grad(loss_fn, w, x, y, micro={micro}) with the {kind} loss, "
+            f"{rows} rows, w of shape {tuple(w.shape)}"
+            + (", w.grad left over from an earlier step" if stale else ""))
+    result = fn.harness(accumulation_harness, kind, w, x, y, micro, stale)
+    if not isinstance(result, tuple) or len(result) != 2 or not isinstance(result[1], list):
+        raise Mismatch(f"{call}: could not run ({result!r:.200})")
+    grad, sizes = result
+    if any(type(n) is not int or n > micro for n in sizes) or sum(sizes) != rows:
+        raise Mismatch(f"{call}: loss_fn saw batches of {sizes} rows; expected batches of "
+                       f"at most {micro} rows covering all {rows} rows once")
+    truth = torch_full_batch_grad(kind, w, x, y)
+    expect_close(call, "gradient", grad, truth, rtol=1e-7, atol=1e-10)
+
+
+# --- 4. running_mean_losses ---------------------------------------------------------
+
+
+def _expect_running_means(call: str, result, holds, truth: list[float], rtol: float) -> None:
+    if not isinstance(result, (list, tuple)) or len(result) != len(truth):
+        raise Mismatch(f"{call} returned {result!r:.200}; expected a list of {len(truth)} floats")
+    if not isinstance(holds, list) or len(holds) != len(result):
+        raise Mismatch(f"{call}: could not inspect the result ({holds!r:.100})")
+    for i, (value, holding, true_value) in enumerate(zip(result, holds, truth)):
+        if holding is not False:
+            raise Mismatch(f"{call}: entry {i} is a tensor attached to a graph (it requires "
+                           f"grad): it keeps the graphs of the losses alive")
+        if isinstance(value, torch.Tensor) and value.numel() == 1:
+            value = value.item()  # a 0-d tensor that holds no graph will do
+        if type(value) not in (float, int):
+            raise Mismatch(f"{call}: entry {i} is {type(value).__name__}; expected a float")
+        if abs(value - true_value) > rtol * abs(true_value) + 1e-12:
+            raise Mismatch(f"{call}: entry {i} is {value!r}; the mean of the first {i + 1} "
+                           f"losses is {true_value!r}")
+
+
+def _tolerance(dtype: str) -> float:
+    return 1e-5 if dtype == "float32" else 1e-12
+
+
+@public_check("running_mean_losses", running_mean_examples)
+def compare_running_mean_losses(fn, recipe):
+    steps, dtype = recipe["steps"], recipe["dtype"]
+    call = f"running_mean_losses(losses) for {steps} {dtype} losses of real training steps"
+    result = fn.harness(running_mean_harness, recipe)
+    if not isinstance(result, tuple) or len(result) != 5:
+        raise Mismatch(f"{call}: could not run ({result!r:.200})")
+    means, holds, attached, grad, error = result
+    true_means, _, _, true_grad, _ = torch_running_mean_facts(recipe)
+    _expect_running_means(call, means, holds, true_means, _tolerance(dtype))
+    if error is not None or attached != [True] * steps:
+        raise Mismatch(f"{call}: afterwards the losses are no longer attached to their "
+                       f"graphs (attached: {attached}), so the caller's backward fails: "
+                       f"{error}. Leave the losses as they were")
+    expect_close(call + ", then backward through the losses", "w.grad", grad, true_grad,
+                 rtol=1e-5, atol=1e-7)
+
+
+def compare_running_mean_losses_plain(fn, values, dtype):
+    """The same exercise on leaf losses that require grad, made from ``values``."""
+    name = str(dtype).removeprefix("torch.")
+    call = f"running_mean_losses(losses) for {len(values)} {name} losses {values!r:.120}"
+    result = fn.harness(plain_running_mean_harness, values, dtype)
+    if not isinstance(result, tuple) or len(result) != 2:
+        raise Mismatch(f"{call}: could not run ({result!r:.200})")
+    truth = torch_running_means([torch.tensor(v, dtype=dtype) for v in values])
+    _expect_running_means(call, result[0], result[1], truth, _tolerance(name))
+
+
+# --- 5. train_only ------------------------------------------------------------------
+
+
+@public_check("train_only", train_only_examples)
+def compare_train_only(fn, spec, seed, trainable, x, y, steps):
+    call = (f"train_only(spec, {seed}, {sorted(trainable)}, x, y, {steps}) for "
+            f"{describe_spec(spec)}, x of shape {tuple(x.shape)}")
+    result = fn(spec, seed, trainable, x, y, steps)
+    truth = torch_train_only(spec, seed, trainable, x, y, steps)
+    if not isinstance(result, dict) or set(result) != set(truth):
+        shown = sorted(result) if isinstance(result, dict) else type(result).__name__
+        raise Mismatch(f"{call} returned {shown}; expected a dict with the names "
+                       f"{sorted(truth)}")
+    initial = dict(build_model(spec, seed).named_parameters())
+    for name, true_value in truth.items():
+        value = result[name]
+        if name not in trainable:
+            if not isinstance(value, torch.Tensor) or value.shape != true_value.shape \
+                    or value.dtype != true_value.dtype \
+                    or not torch.equal(value.detach(), initial[name].detach()):
+                raise Mismatch(f"{call}: {name} is frozen, so it must not change at all; "
+                               f"yours: {_describe(value)}, as built: "
+                               f"{describe_tensor(initial[name])}")
+        else:
+            expect_close(call, name, value, true_value, rtol=1e-4, atol=1e-6)
+
+
+def _describe(value) -> str:
+    return describe_tensor(value) if isinstance(value, torch.Tensor) else repr(value)[:100]
