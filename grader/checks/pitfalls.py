@@ -1,0 +1,146 @@
+"""Chapter 6, pitfalls and debugging: one public check per exercise.
+
+Six exercises repair a broken snippet; ``compare_<exercise>(fn, *example)``
+calls the student's repaired function on one example, asks torch for the truth
+(``_pitfalls_oracle``) and raises ``Mismatch`` with a small counterexample when
+they disagree. The seventh, ``predict_verdicts``, is graded claim group by
+claim group against the installed torch (``_pitfalls_claims``). The hidden
+checks (``grader/hidden/test_06_pitfalls.py``) reuse these functions on
+hypothesis-generated inputs, so public and hidden checks cannot drift apart.
+"""
+
+import torch
+
+from ._pitfalls_claims import CLAIMS, GROUPS, verdict
+from ._pitfalls_examples import (
+    bce_examples,
+    epoch_examples,
+    image_examples,
+    masked_examples,
+    pixel_examples,
+    swish_examples,
+)
+from ._pitfalls_harnesses import swish_harness, training_harness
+from ._pitfalls_oracle import (
+    describe_tensor,
+    expect_close,
+    torch_bce_loss,
+    torch_flatten_scores,
+    torch_linear_on_pixels,
+    torch_masked_mean,
+    torch_swish_grads,
+    torch_train_epoch,
+)
+from ._registry import Mismatch, public_check
+
+__all__ = [
+    "CLAIMS",
+    "GROUPS",
+    "compare_flatten_scores",
+    "compare_masked_mean",
+    "compare_linear_on_pixels",
+    "compare_swish_grads",
+    "compare_train_epoch",
+    "compare_bce_loss",
+    "compare_predict_verdicts",
+]
+
+
+def _inputs(*tensors) -> str:
+    return "; ".join(describe_tensor(t) for t in tensors)
+
+
+@public_check("flatten_scores", image_examples)
+def compare_flatten_scores(fn, images, weight):
+    call = f"flatten_scores(images, weight) for images of {describe_tensor(images)}"
+    expect_close(call, fn(images, weight), torch_flatten_scores(images, weight))
+
+
+@public_check("masked_mean", masked_examples)
+def compare_masked_mean(fn, x, lengths):
+    call = f"masked_mean(x, lengths) for x of {describe_tensor(x)}, lengths {_inputs(lengths)}"
+    expect_close(call, fn(x, lengths), torch_masked_mean(x, lengths))
+
+
+@public_check("linear_on_pixels", pixel_examples)
+def compare_linear_on_pixels(fn, pixels, weight, bias):
+    call = f"linear_on_pixels(pixels, weight, bias) for {_inputs(pixels, weight, bias)}"
+    result = fn(pixels, weight, bias)
+    expect_close(call, result, torch_linear_on_pixels(pixels, weight, bias))
+
+
+@public_check("swish_grads", swish_examples)
+def compare_swish_grads(fn, x, w):
+    call = f"swish_grads(x, w) for x of {describe_tensor(x)}, w of {describe_tensor(w)}"
+    truths = torch_swish_grads(x, w)
+    result = fn.harness(swish_harness, x, w)
+    if not isinstance(result, (tuple, list)) or len(result) != 3:
+        raise Mismatch(f"{call} returned {type(result).__name__}; expected a triple "
+                       f"(loss, grad_x, grad_w)")
+    for what, mine, truth in zip(("loss", "grad_x", "grad_w"), result, truths):
+        expect_close(f"{call}, {what}", mine, truth)
+
+
+def _expect_no_history(call: str, facts: dict, name: str) -> None:
+    nodes = facts.get(f"{name}_nodes", 0)
+    if nodes:
+        raise Mismatch(f"{call}: the {name} you return still has a graph behind it "
+                       f"({nodes} autograd nodes kept alive); it should have no history")
+
+
+def _loss_value(call: str, facts: dict) -> float:
+    loss = facts.get("loss")
+    if isinstance(loss, torch.Tensor) and loss.numel() == 1 and loss.is_floating_point():
+        if facts.get("loss_requires_grad"):
+            raise Mismatch(f"{call}: the mean loss requires grad, so it holds on to the graphs "
+                           f"of the batches; return a plain number")
+        return loss.item()
+    if isinstance(loss, (int, float)) and not isinstance(loss, bool):
+        return float(loss)
+    raise Mismatch(f"{call}: the mean loss is {loss!r:.80}; expected a Python float")
+
+
+@public_check("train_epoch", epoch_examples)
+def compare_train_epoch(fn, w, batches, lr):
+    call = (f"train_epoch(w, batches, lr={lr}) for w of {describe_tensor(w)} and "
+            f"{len(batches)} batch(es)")
+    true_w, true_loss = torch_train_epoch(w, batches, lr)
+    facts = fn.harness(training_harness, w, batches, lr)
+    if facts.get("kind") != "pair":
+        raise Mismatch(f"{call} returned a {facts.get('kind')}; expected a pair (w, loss)")
+    _expect_no_history(call, facts, "loss")
+    loss = _loss_value(call, facts)
+    if abs(loss - true_loss) > 1e-4 * (1 + abs(true_loss)):
+        raise Mismatch(f"{call}: mean loss {loss:.6g}; torch gets {true_loss:.6g} (the mean of "
+                       f"the batch losses, each before its step)")
+    expect_close(f"{call}, trained weights", facts.get("weights"), true_w)
+    _expect_no_history(call, facts, "weights")
+    if not facts.get("weights_requires_grad"):
+        raise Mismatch(f"{call}: the trained weights do not require grad; training could not "
+                       f"go on from them")
+
+
+@public_check("bce_loss", bce_examples)
+def compare_bce_loss(fn, probs, targets):
+    call = f"bce_loss(probs, targets) for {_inputs(probs, targets)}"
+    # rtol 1e-3 also accepts clamping probs at exp(-100) (a subnormal in float32).
+    expect_close(call, fn(probs, targets), torch_bce_loss(probs, targets), rtol=1e-3)
+
+
+def _warm_up_groups():
+    return [(group,) for group in list(GROUPS)[:2]]  # the rest only at grading
+
+
+@public_check("predict_verdicts", _warm_up_groups)
+def compare_predict_verdicts(fn, group):
+    answers = fn()
+    if not isinstance(answers, dict):
+        raise Mismatch(f"predict_verdicts() returned {type(answers).__name__}; expected a dict")
+    for claim in GROUPS[group]:
+        answer = answers.get(claim)
+        if not isinstance(answer, bool):
+            raise Mismatch(f"predict_verdicts()[{claim!r}] is {answer!r:.40}; expected True "
+                           f"or False")
+        if answer != verdict(claim):
+            raise Mismatch(f"your verdict on {claim!r} is wrong on torch "
+                           f"{torch.__version__.split('+')[0]}: {CLAIMS[claim]}")
