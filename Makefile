@@ -30,8 +30,11 @@ test: lint
 	$(PY) -m pytest tests
 	$(PY) -m pytest -p no:cacheprovider --nbval course --nbval-sanitize-with course/nbval_sanitize.cfg
 
+# STUDENTS=30: submissions graded by stock nbgrader and by us (several minutes).
+STUDENTS ?= 30
 bench: setup
 	$(PY) benchmarks/widgets_bench.py
+	$(PY) benchmarks/grading_bench.py --students $(STUDENTS)
 
 release: setup
 	$(PY) -m grader.cli release

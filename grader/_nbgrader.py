@@ -18,6 +18,7 @@ from . import _notebook
 from ._course import Course
 from ._judge import judge_in_subprocess
 from ._structure import restore_structure
+from ._verdicts import stored_verdict
 
 __all__ = ["JudgeHiddenChecks", "RestoreStructure", "autograde_pipeline", "feedback_pipeline",
            "missing_verdicts", "report_lines", "sanitize_pipeline", "score"]
@@ -83,7 +84,10 @@ class JudgeHiddenChecks(Preprocessor):
 
     def preprocess(self, nb, resources):
         assignment = resources["nbgrader"]["assignment"]
-        verdict = judge_in_subprocess(nb, assignment, self.timeout)
+        verdict = stored_verdict(Course.find().instructor / "verdicts", nb, assignment)
+        if verdict is None:
+            self.log.info("judging %s now (no verdict judged ahead)", assignment)
+            verdict = judge_in_subprocess(nb, assignment, self.timeout)
         for index, cell in enumerate(_notebook.student_cells(nb)):
             cell.outputs = _cell_outputs(verdict["cells"].get(str(index), {}))
         exercises = verdict["exercises"]

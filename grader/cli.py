@@ -21,6 +21,7 @@ from . import _gradebook, _notebook, _triage
 from . import _nbgrader as _nbgrader_bridge
 from ._course import Course
 from ._judge import judge_in_subprocess
+from ._parallel import judge_batch
 from ._progress import run_with_progress
 from ._report import plot_scores
 
@@ -56,8 +57,27 @@ def release(course: Course, names: list[str] | None = None) -> int:
 _PER_NOTEBOOK = ("autograde", "generate_feedback")
 
 
-def grade(course: Course, assignment: str) -> int:
-    """Autograde, feedback, CSV export and summary for one assignment."""
+def _judge_ahead(course: Course, assignment: str, jobs: int | None, scheduler: str | None,
+                 skip: dict[str, str]) -> None:
+    """Judge the batch in parallel before nbgrader walks it one notebook at a time."""
+    name = course.release_notebook(assignment).name
+    submissions = [folder / name for folder in
+                   sorted((course.instructor / "submitted").glob(f"*/{assignment}"))
+                   if folder.parent.name not in skip]
+    print(f"judging {len(submissions)} submission(s) of {assignment} in parallel", flush=True)
+    failures = judge_batch(submissions, _load(course.release_notebook(assignment)), assignment,
+                           course.instructor / "verdicts", workers=jobs, scheduler=scheduler)
+    for failure in failures:
+        print(f"  judged again by nbgrader: {failure}", file=sys.stderr)
+
+
+def grade(course: Course, assignment: str, jobs: int | None = None,
+          scheduler: str | None = None) -> int:
+    """Autograde, feedback, CSV export and summary for one assignment.
+
+    ``jobs`` judges that many notebooks at once on a local Dask cluster (default:
+    one per core; 1 = no cluster), ``scheduler`` on an existing cluster instead.
+    """
     course.instructor.mkdir(parents=True, exist_ok=True)  # sqlite will not make folders
     release_dir = str(course.instructor / "release")
     steps = [
@@ -70,6 +90,8 @@ def grade(course: Course, assignment: str) -> int:
     ]
     problems = _triage.triage(course.instructor / "submitted", assignment,
                               course.release_notebook(assignment))
+    if jobs != 1 or scheduler:
+        _judge_ahead(course, assignment, jobs, scheduler, problems)
     submissions = len(list((course.instructor / "submitted").glob(f"*/{assignment}")))
     failed = [step[0] for step in steps if _run_nbgrader(
         course, *step, progress=submissions if step[0] in _PER_NOTEBOOK else 0) != 0]
@@ -152,6 +174,9 @@ def main(argv=None) -> int:
     release_cmd.add_argument("assignments", nargs="*", help="default: every assignment")
     grade_cmd = sub.add_parser("grade", help="grade every submission of an assignment")
     grade_cmd.add_argument("assignment", nargs="?", help="default: every assignment")
+    grade_cmd.add_argument("--jobs", type=int, default=None,
+                           help="notebooks judged at once (default: one per core; 1: serial)")
+    grade_cmd.add_argument("--scheduler", help="a Dask scheduler address (default: local)")
     sub.add_parser("demo", help="grade three synthetic students")
     validate_cmd = sub.add_parser("validate", help="run the hidden checks on one notebook")
     validate_cmd.add_argument("notebook", type=Path)
@@ -166,7 +191,8 @@ def main(argv=None) -> int:
 
         return demo(course, grade)
     names = [options.assignment] if options.assignment else course.assignments()
-    return max((grade(course, name) for name in names), default=0)
+    return max((grade(course, name, options.jobs, options.scheduler) for name in names),
+               default=0)
 
 
 if __name__ == "__main__":

@@ -1,9 +1,12 @@
-"""Crash safety: a grading run killed outright (SIGKILL) and started again ends
-with exactly the grades of an uninterrupted run; no student lost or counted twice.
+"""Batch grading: parallel on a Dask cluster equals serial, and is crash safe.
 
-The kill points are random (the seed is in every failure message), drawn from
-the duration of the uninterrupted run so that they land in every phase:
-gradebook set-up, autograding a student, feedback, export.
+The reference is nbgrader alone (``--jobs 1``: every notebook judged inside
+nbgrader's own pipeline, one after another). Parallel runs judge ahead on a
+local cluster, or on a cluster given by its scheduler's address, and must give
+exactly the same grades. A parallel run killed outright (SIGKILL) at random
+points and started again must too: no student lost or counted twice. The kill
+points are random (the seed is in every failure message), drawn from the
+duration of the reference run so that they land in every phase.
 """
 
 import csv
@@ -35,11 +38,12 @@ def _write_submissions(instructor) -> None:
         (folder / release.name).write_text(json.dumps(notebook), encoding="utf-8")
 
 
-def _start_grading(instructor) -> subprocess.Popen:
+def _start_grading(instructor, *options: str) -> subprocess.Popen:
     env = {**os.environ, "TENSOR_ANATOMY_INSTRUCTOR_DIR": str(instructor)}
-    return subprocess.Popen([sys.executable, "-m", "grader.cli", "grade", ASSIGNMENT],
-                            cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
+    with open(instructor / "grading.log", "a", encoding="utf-8") as log:
+        return subprocess.Popen(
+            [sys.executable, "-m", "grader.cli", "grade", ASSIGNMENT, *options], cwd=ROOT,
+            env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
 
 
 def _kill_after(instructor, seconds: float) -> bool:
@@ -54,10 +58,10 @@ def _kill_after(instructor, seconds: float) -> bool:
         return True
 
 
-def _grade_to_the_end(instructor) -> float:
+def _grade_to_the_end(instructor, *options: str) -> float:
     started = time.monotonic()
-    run = _start_grading(instructor)
-    assert run.wait(timeout=900) == 0
+    run = _start_grading(instructor, *options)
+    assert run.wait(timeout=900) == 0, (instructor / "grading.log").read_text()[-3000:]
     return time.monotonic() - started
 
 
@@ -74,7 +78,7 @@ def _outcome(instructor) -> dict:
 def uninterrupted(tmp_path_factory):
     instructor = tmp_path_factory.mktemp("uninterrupted")
     _write_submissions(instructor)
-    seconds = _grade_to_the_end(instructor)
+    seconds = _grade_to_the_end(instructor, "--jobs", "1")
     return _outcome(instructor), seconds
 
 
@@ -93,8 +97,24 @@ def test_killed_twice_at_random_points_then_rerun_gives_the_same_grades(
     rng = random.Random(seed)
     instructor = tmp_path / "instructor"
     _write_submissions(instructor)
-    kill_points = [rng.uniform(1.0, 0.5 * seconds), rng.uniform(0.3 * seconds, 0.9 * seconds)]
+    # The parallel run is faster than the serial reference: kill well within it.
+    kill_points = [rng.uniform(1.0, 0.3 * seconds), rng.uniform(0.1 * seconds, 0.5 * seconds)]
     killed = [_kill_after(instructor, t) for t in kill_points]
     assert killed[0], f"seed {seed}: the first kill at {kill_points[0]:.1f} s came too late"
     _grade_to_the_end(instructor)
     assert _outcome(instructor) == reference, f"seed {seed}, kill points {kill_points}"
+
+
+def test_a_cluster_given_by_address_grades_exactly_like_the_serial_run(uninterrupted, tmp_path):
+    from distributed import LocalCluster
+
+    reference, _ = uninterrupted
+    instructor = tmp_path / "instructor"
+    _write_submissions(instructor)
+    with LocalCluster(n_workers=3, threads_per_worker=1, dashboard_address=None) as cluster:
+        _grade_to_the_end(instructor, "--scheduler", cluster.scheduler_address)
+    assert _outcome(instructor) == reference
+    log = (instructor / "grading.log").read_text()
+    # Every notebook was judged on the cluster: nbgrader's own pass judged none.
+    assert "no verdict judged ahead" not in log
+    assert len(list((instructor / "verdicts").glob("*.json"))) == len(STUDENTS)

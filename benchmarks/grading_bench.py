@@ -1,0 +1,182 @@
+"""Grading at class scale: stock ``nbgrader autograde`` against ``grader.cli grade``.
+
+    python benchmarks/grading_bench.py [--students N] [--jobs J]
+
+Makes N synthetic submissions spread over every assignment (complete, partial,
+blank, and a few hostile ones that patch torch and the checks), grades the same
+batch twice on this machine -- stock nbgrader (a Jupyter kernel per notebook,
+its default pipeline) and our grading command (judge per notebook, sandboxed
+student process, hidden checks; judged in parallel) -- both running
+generate_assignment, autograde, generate_feedback and export, then compares
+the scores and prints the times. The floor is what the notebooks' own cells
+cost in an already-warm interpreter. The last line reads
+``speedup vs nbgrader: R.RRx``.
+"""
+
+import argparse
+import contextlib
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from grader import _gradebook, _notebook  # noqa: E402
+from grader._course import Course  # noqa: E402
+from grader._demo import synthetic_submission  # noqa: E402
+
+KINDS = [("complete", 1.0), ("partial", 0.5), ("blank", 0.0), ("complete", 1.0),
+         ("partial", 0.5), ("hostile", 1.0)]
+STOCK_CONFIG = """
+c = get_config()
+c.CourseDirectory.course_id = "tensor-anatomy-stock"
+c.CourseDirectory.root = {root!r}
+c.CourseDirectory.source_directory = "solutions"
+c.CourseDirectory.release_directory = "release"
+c.CourseDirectory.db_url = "sqlite:///{root}/gradebook.db"
+c.ClearSolutions.code_stub = {{"python": "# YOUR CODE HERE\\nraise NotImplementedError()"}}
+c.Execute.timeout = 120
+"""
+HOSTILE = ("\nimport torch, grader.checks\n"
+           "grader.checks.check = lambda *a, **k: print('all good')\n"
+           "torch.equal = lambda *a, **k: True\n")
+
+
+def _submissions(course: Course, total: int) -> dict[str, list[tuple[str, dict]]]:
+    """assignment → [(student, notebook)], ``total`` notebooks over all assignments."""
+    batch: dict[str, list] = {a: [] for a in course.assignments()}
+    names = list(batch)
+    for i in range(total):
+        assignment = names[i % len(names)]
+        kind, fraction = KINDS[(i // len(names)) % len(KINDS)]
+        release = json.loads(course.release_notebook(assignment).read_text())
+        source = json.loads(course.source_notebook(assignment).read_text())
+        nb = synthetic_submission(release, source, fraction)
+        if kind == "hostile":
+            nb["cells"].insert(1, {"cell_type": "code", "metadata": {}, "outputs": [],
+                                   "execution_count": None, "source": HOSTILE})
+            for cell in nb["cells"]:  # answers replaced by nonsense after the patch
+                if cell.get("metadata", {}).get("nbgrader", {}).get("solution"):
+                    name = cell["metadata"]["nbgrader"]["grade_id"].removesuffix("_answer")
+                    cell["source"] = f"def {name}(*args, **kwargs):\n    return None\n"
+        batch[assignment].append((f"{kind}-{i:03d}", nb))
+    return batch
+
+
+def _write(batch, submitted: Path, course: Course) -> None:
+    for assignment, students in batch.items():
+        name = course.release_notebook(assignment).name
+        for student, nb in students:
+            folder = submitted / student / assignment
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / name).write_text(json.dumps(nb), encoding="utf-8")
+
+
+def _nbgrader(root: Path, *args: str) -> None:
+    scripts = os.path.dirname(sys.executable)
+    env = {**os.environ, "PATH": os.pathsep.join([scripts, os.environ["PATH"]])}
+    subprocess.run([sys.executable, "-m", "nbgrader", *args], cwd=root, env=env, check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def _stock(batch, course: Course, work: Path) -> tuple[float, dict]:
+    root = work / "stock"
+    shutil.copytree(ROOT / "solutions", root / "solutions")
+    (root / "nbgrader_config.py").write_text(STOCK_CONFIG.format(root=str(root)))
+    _write(batch, root / "submitted", course)
+    started = time.monotonic()
+    for assignment in batch:
+        _nbgrader(root, "generate_assignment", assignment, "--force")
+        _nbgrader(root, "autograde", assignment, "--force")
+        _nbgrader(root, "generate_feedback", assignment, "--force")
+    _nbgrader(root, "export", f"--to={root / 'grades.csv'}")
+    seconds = time.monotonic() - started
+    return seconds, {a: _gradebook.scores(f"sqlite:///{root}/gradebook.db", a) for a in batch}
+
+
+def _ours(batch, course: Course, work: Path, jobs: str | None) -> tuple[float, dict]:
+    instructor = work / "ours"
+    _write(batch, instructor / "submitted", course)
+    env = {**os.environ, "TENSOR_ANATOMY_INSTRUCTOR_DIR": str(instructor)}
+    started = time.monotonic()
+    for assignment in batch:
+        cmd = [sys.executable, "-m", "grader.cli", "grade", assignment]
+        cmd += ["--jobs", jobs] if jobs else []
+        subprocess.run(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+    seconds = time.monotonic() - started
+    return seconds, {a: _gradebook.scores(f"sqlite:///{instructor}/gradebook.db", a)
+                     for a in batch}
+
+
+def _floor(batch) -> float:
+    """The notebooks' own code cells, run in this (warm) interpreter, test cells included."""
+    import torch  # noqa: F401 - warm: the import is not part of the floor
+
+    total = 0.0
+    for students in batch.values():
+        for _, nb in students:
+            started = time.monotonic()
+            namespace: dict = {"__name__": "__main__"}
+            with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(
+                    io.StringIO()):
+                for cell in nb["cells"]:
+                    if cell["cell_type"] == "code":
+                        source = "".join(cell["source"])
+                        with contextlib.suppress(Exception):
+                            exec(compile(_notebook._without_magics(source), "<cell>", "exec"),
+                                 namespace)
+            total += time.monotonic() - started
+    return total
+
+
+def _compare(stock: dict, ours: dict) -> tuple[list[str], list[str]]:
+    """(honest students whose scores differ, hostile students stock nbgrader let through)."""
+    differ, fooled = [], []
+    for assignment, table in ours.items():
+        for student, row in table.items():
+            theirs = stock[assignment].get(student, {})
+            if student.startswith("hostile"):
+                if theirs.get("total", 0) > row["total"]:
+                    fooled.append(f"{assignment}/{student}: stock {theirs.get('total')} "
+                                  f"ours {row['total']}")
+            elif any(abs(theirs.get(k, -1) - v) > 1e-9 for k, v in row.items()):
+                differ.append(f"{assignment}/{student}")
+    return differ, fooled
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--students", type=int, default=30, help="submissions in all")
+    parser.add_argument("--jobs", help="passed to grade --jobs (default: one per core)")
+    options = parser.parse_args()
+    course = Course(ROOT)
+    batch = _submissions(course, options.students)
+    with tempfile.TemporaryDirectory(prefix="tensor-anatomy-bench-") as tmp:
+        print(f"{options.students} submissions over {len(batch)} assignments, "
+              f"{os.cpu_count()} cores", flush=True)
+        stock_s, stock = _stock(batch, course, Path(tmp))
+        print(f"stock nbgrader: {stock_s:8.1f} s", flush=True)
+        ours_s, ours = _ours(batch, course, Path(tmp), options.jobs)
+        print(f"ours:           {ours_s:8.1f} s", flush=True)
+    floor = _floor(batch)
+    differ, fooled = _compare(stock, ours)
+    print(f"floor (cells in a warm interpreter): {floor:.1f} s; our overhead per notebook: "
+          f"{(ours_s - floor) / options.students:.2f} s, stock's: "
+          f"{(stock_s - floor) / options.students:.2f} s")
+    print(f"honest submissions scored differently: {len(differ)} {differ[:5]}")
+    print(f"hostile submissions that fooled stock nbgrader: {len(fooled)} {fooled[:3]}")
+    print(f"speedup vs nbgrader: {stock_s / ours_s:.2f}x")
+    return 1 if differ else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,67 @@
+"""Judge every submission of a batch in parallel, on a Dask cluster.
+
+A local cluster of worker processes by default (one per core); give a
+scheduler address to spread the batch over a real cluster whose workers see
+the same course folder. Each task is one notebook: a judge process with its
+own sandboxed student process, exactly as in serial grading; only the
+verdict comes back, stored by content (``_verdicts``) for nbgrader to pick up.
+"""
+
+import os
+from pathlib import Path
+
+from . import _notebook, _verdicts
+from ._judge import judge_in_subprocess
+from ._progress import ProgressLine
+from ._structure import restore_structure
+
+__all__ = ["judge_batch"]
+
+
+def _judge_and_store(nb: dict, assignment: str, folder: str) -> str:
+    _verdicts.store_verdict(Path(folder), nb, assignment,
+                            judge_in_subprocess(nb, assignment))
+    return assignment
+
+
+def _pending(submissions: list[Path], release: dict, assignment: str, folder: Path) -> dict:
+    """key → notebook to judge, for submissions without a stored verdict (each code once)."""
+    pending = {}
+    for path in submissions:
+        try:
+            nb, _ = restore_structure(_notebook.load(path), release)
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            continue  # triage reports it; nbgrader's own run says why
+        if _verdicts.stored_verdict(folder, nb, assignment) is None:
+            pending.setdefault(_verdicts.verdict_key(nb, assignment), nb)
+    return pending
+
+
+def _client(workers: int | None, scheduler: str | None):
+    from distributed import Client, LocalCluster
+
+    if scheduler:
+        return Client(scheduler)
+    cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1,
+                           processes=True, dashboard_address=None)
+    return Client(cluster)
+
+
+def judge_batch(submissions: list[Path], release: dict, assignment: str, folder: Path,
+                workers: int | None = None, scheduler: str | None = None) -> list[str]:
+    """Judge what is not judged yet; return the failures (nbgrader will judge those again)."""
+    pending = _pending(submissions, release, assignment, folder)
+    if not pending:
+        return []
+    from distributed import as_completed
+
+    failures, progress = [], ProgressLine(len(pending), "notebooks judged")
+    with _client(workers, scheduler) as client:
+        futures = [client.submit(_judge_and_store, nb, assignment, str(folder), key=key,
+                                 pure=False) for key, nb in pending.items()]
+        for future in as_completed(futures):
+            if future.status == "error":
+                failures.append(f"{future.key}: {future.exception()}")
+            progress.advance()
+    progress.close()
+    return failures

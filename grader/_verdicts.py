@@ -1,0 +1,65 @@
+"""Verdicts computed ahead of nbgrader, in parallel, and found again by content.
+
+nbgrader autogrades one notebook after another; the judge is the slow part. So
+``make grade`` judges every submission first, in parallel (``_parallel``), and
+stores each verdict under a key of everything the verdict depends on: the
+assignment, the code the judge runs, and the grader with its hidden checks.
+``JudgeHiddenChecks`` then finds the verdict by the same key; on any mismatch
+it simply judges again. The folder lives with the gradebook, where the
+student's sandboxed process can neither read nor write.
+"""
+
+import functools
+import hashlib
+import json
+import os
+import uuid
+from pathlib import Path
+
+from . import _notebook
+
+__all__ = ["verdict_key", "stored_verdict", "store_verdict"]
+
+_GRADER = Path(__file__).parent
+
+
+def _sources(assignment: str) -> list[Path]:
+    """The files an assignment's verdict depends on: the grader's core, the shared
+    check registry, and the assignment's own checks and hidden tests."""
+    chapter = assignment.split("_", 1)[-1]
+    checks = _GRADER / "checks"
+    return sorted([*_GRADER.glob("*.py"), *checks.glob("_registry.py"), checks / "__init__.py",
+                   *checks.glob(f"{chapter}.py"), *checks.glob(f"_{chapter}_*.py"),
+                   _GRADER / "hidden" / f"test_{assignment}.py", _GRADER / "hidden" / "pytest.ini"])
+
+
+@functools.cache
+def _grader_digest(assignment: str) -> str:
+    digest = hashlib.sha256()
+    for path in _sources(assignment):
+        if path.exists():
+            digest.update(str(path.relative_to(_GRADER)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def verdict_key(nb: dict, assignment: str) -> str:
+    payload = json.dumps([assignment, _notebook.code_cells(nb), _grader_digest(assignment)])
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+def stored_verdict(folder: Path, nb: dict, assignment: str) -> dict | None:
+    path = Path(folder) / f"{verdict_key(nb, assignment)}.json"
+    try:
+        verdict = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return verdict if verdict.get("assignment") == assignment else None
+
+
+def store_verdict(folder: Path, nb: dict, assignment: str, verdict: dict) -> None:
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    final = folder / f"{verdict_key(nb, assignment)}.json"
+    partial = final.with_suffix(f".{os.getpid()}.{uuid.uuid4().hex}.partial")
+    partial.write_text(json.dumps(verdict), encoding="utf-8")
+    partial.replace(final)  # atomic: a killed run never leaves half a verdict
