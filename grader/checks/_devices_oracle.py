@@ -1,0 +1,266 @@
+"""Torch as the oracle for chapter 4 (devices), and readable reports.
+
+Truths computed on the judge's side: what ``.to`` makes of each tensor of a
+batch, the causal mask, the byte layout of a packed buffer; and the rules a
+timing function must follow, checked against the events its harness recorded.
+"""
+
+import torch
+
+from ._creating_tensors_oracle import describe_tensor
+from ._devices_harnesses import cuda_call_harness
+from ._registry import Mismatch
+
+__all__ = [
+    "ALIGN",
+    "CudaUnavailable",
+    "on_cuda",
+    "fetched",
+    "is_namedtuple",
+    "describe_kind",
+    "expect_moved",
+    "expect_on",
+    "torch_causal_mask",
+    "timing_problem",
+    "slot_bytes",
+    "torch_pack_meta",
+    "torch_pack",
+    "torch_unpack",
+    "shares_storage",
+]
+
+ALIGN = 16  # bytes: every slot of a packed buffer starts at a multiple of this
+
+
+def is_namedtuple(value) -> bool:
+    return isinstance(value, tuple) and hasattr(type(value), "_fields")
+
+
+def describe_kind(value) -> str:
+    """What a value is, in a few words: its container kind or type, and a tensor's device."""
+    if isinstance(value, torch.Tensor):
+        return f"a {value.device.type} tensor of shape {tuple(value.shape)}, {value.dtype}"
+    if is_namedtuple(value):
+        return f"a namedtuple {type(value).__name__}{tuple(type(value)._fields)}"
+    if type(value) in (list, tuple, dict):
+        return f"a {type(value).__name__} of {len(value)}"
+    return f"{type(value).__name__} {value!r:.40}"
+
+
+def describe_layout(t: torch.Tensor) -> str:
+    if t.device.type != "cpu":
+        return f"{t.device.type} tensor of shape {tuple(t.shape)}, dtype {t.dtype}"
+    return describe_tensor(t)
+
+
+def shares_storage(a: torch.Tensor, b: torch.Tensor) -> bool:
+    return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
+
+
+def expect_on(where: str, result, device_type: str, dtype, shape) -> None:
+    """``result`` must be a tensor on that device type with this dtype and shape."""
+    if not isinstance(result, torch.Tensor):
+        raise Mismatch(f"{where} is {describe_kind(result)}; expected a tensor")
+    if result.device.type != device_type:
+        raise Mismatch(f"{where} is on {result.device.type}; expected {device_type}")
+    if result.dtype != dtype or tuple(result.shape) != tuple(shape):
+        raise Mismatch(f"{where} has shape {tuple(result.shape)} and dtype {result.dtype}; "
+                       f"expected shape {tuple(shape)} and dtype {dtype}")
+
+
+# --- CUDA, through cuda_call_harness ---------------------------------------------------
+
+
+class CudaUnavailable(Exception):
+    """CUDA does not work in the student's process: a GPU check cannot run there."""
+
+
+def on_cuda(fn, args: list, to_cuda: list[int]):
+    """``fn(*args)`` run on CUDA by ``cuda_call_harness``; its result, tensors reported."""
+    report = fn.harness(cuda_call_harness, args, to_cuda)
+    if not isinstance(report, dict):
+        raise Mismatch(f"the CUDA run reported {describe_kind(report)}")
+    if "skip" in report:
+        raise CudaUnavailable(str(report["skip"]))
+    return report.get("result")
+
+
+def fetched(where: str, value) -> torch.Tensor:
+    """The CPU copy of a tensor ``cuda_call_harness`` reported; it must have been on CUDA."""
+    if not (isinstance(value, list) and len(value) == 4 and value[0] == "tensor"
+            and isinstance(value[2], torch.Tensor)):
+        raise Mismatch(f"{where} is {describe_kind(value)}; expected a tensor")
+    if value[1] != "cuda":
+        raise Mismatch(f"{where} is on {value[1]}; expected cuda")
+    return value[2]
+
+
+# --- to_device ------------------------------------------------------------------------
+
+
+def _expect_tensor_moved(result, original: torch.Tensor, device: torch.device, path: str):
+    reported = device.type == "cuda"  # by cuda_call_harness: copied back to the CPU
+    result = fetched(path, result) if reported else result
+    expect_on(path, result, "cpu" if reported else device.type, original.dtype, original.shape)
+    if device.type == "meta":
+        return
+    if not reported and original.device.type == "cpu" and (
+            not shares_storage(result, original)
+            or result.storage_offset() != original.storage_offset()):
+        raise Mismatch(f"{path} was already on cpu, yet you returned a copy: "
+                       f".to(device) returns the very same tensor then")
+    if not torch.equal(result, original):
+        raise Mismatch(f"{path} changed its values: yours {describe_layout(result)}, "
+                       f"expected {describe_layout(original)}")
+
+
+def expect_moved(result, original, device: torch.device, path: str = "batch") -> None:
+    """``result`` must be ``original`` with every tensor moved to ``device``: same
+    containers (types, namedtuple names and fields, dict keys in order), other values equal."""
+    if isinstance(original, torch.Tensor):
+        return _expect_tensor_moved(result, original, device, path)
+    if is_namedtuple(original):
+        same = is_namedtuple(result) and type(result).__name__ == type(original).__name__ \
+            and result._fields == original._fields
+        items, labels = list(original), [f".{f}" for f in original._fields]
+    elif type(original) in (list, tuple):
+        same = type(result) is type(original) and not is_namedtuple(result) \
+            and len(result) == len(original)
+        items, labels = list(original), [f"[{i}]" for i in range(len(original))]
+    elif type(original) is dict:
+        same = type(result) is dict and list(result) == list(original)
+        items, labels = list(original.values()), [f"[{k!r}]" for k in original]
+    else:
+        if type(result) is not type(original) or result != original:
+            raise Mismatch(f"{path} should stay {describe_kind(original)}; "
+                           f"you returned {describe_kind(result)}")
+        return None
+    if not same:
+        raise Mismatch(f"{path} is {describe_kind(original)}: keep that container "
+                       f"(same kind, same keys or fields); you returned {describe_kind(result)}")
+    results = result.values() if type(original) is dict else result
+    for label, item, moved in zip(labels, items, results):
+        expect_moved(moved, item, device, path + label)
+    return None
+
+
+# --- causal_mask ----------------------------------------------------------------------
+
+
+def torch_causal_mask(scores: torch.Tensor) -> torch.Tensor:
+    """On the CPU: 0 where key j <= query i, -inf above the diagonal, in ``scores.dtype``."""
+    queries, keys = scores.shape[-2:]
+    allowed = torch.ones(queries, keys, dtype=torch.bool).tril()
+    return torch.zeros(queries, keys, dtype=scores.dtype).masked_fill(~allowed, float("-inf"))
+
+
+# --- time_device_work -----------------------------------------------------------------
+
+
+def _syncs_for(device: torch.device) -> set[str]:
+    """The sync events (as the timing harness records them) that wait for ``device``;
+    empty where there is nothing to wait for."""
+    if device.type == "mps":
+        return {"sync:mps:current", "sync:accelerator:current", "sync:accelerator:mps"}
+    if device.type != "cuda":
+        return set()
+    named = {str(device), str(device.index)}
+    if device.index in (None, 0):  # the current device, unless the program changed it
+        named |= {"cuda", "cuda:0", "0", "current"}
+    return {f"sync:{api}:{name}" for api in ("cuda", "accelerator") for name in named}
+
+
+def _sync_problem(events: list[str], device: torch.device) -> str | None:
+    syncs, right = [e for e in events if e.startswith("sync")], _syncs_for(device)
+    if not right and syncs:
+        return (f"synchronises ({syncs[0]}) for {device} work: there is nothing to wait for, "
+                f"and without CUDA torch.cuda.synchronize() raises")
+    wrong = [e for e in syncs if e not in right]
+    if wrong:
+        return (f"waits with {wrong[0]} for {device} work; that does not wait for {device} "
+                f"(torch.cuda.synchronize() waits for the current CUDA device only)")
+    return None
+
+
+def _order_problem(events: list[str], device: torch.device, repeats: int) -> str | None:
+    clocks = [i for i, e in enumerate(events) if e == "clock"]
+    if len(clocks) != 2:
+        return f"reads the clock {len(clocks)} times; read it twice: to start and to stop"
+    before, during = events[:clocks[0]], events[clocks[0] + 1:clocks[1]]
+    if before.count("work") != 1:
+        return (f"calls work() {before.count('work')} times before starting the clock; call it "
+                f"exactly once first, untimed: the first call pays one-off costs")
+    if during.count("work") != repeats:
+        return f"times {during.count('work')} calls of work(); time exactly repeats={repeats}"
+    if events[clocks[1] + 1:]:
+        return "does more after stopping the clock; stop it last"
+    if not _syncs_for(device):
+        return None
+    if not before[-1].startswith("sync"):
+        return (f"starts the clock without synchronising: the warm-up may still be running on "
+                f"the {device.type} device, and would be timed too")
+    if not during[-1].startswith("sync"):
+        return (f"stops the clock without synchronising: {device.type} work is only queued "
+                f"when work() returns, so that times the launches, not the work")
+    if any(e.startswith("sync") for e in during[:-1]):
+        return "synchronises inside the timed loop; once, just before stopping the clock"
+    return None
+
+
+def timing_problem(events: list[str], value, device: torch.device, repeats: int,
+                   tick: float) -> str | None:
+    """What is wrong with a timing run's events and result, or None.
+
+    The harness's clock advanced ``tick`` seconds per ``work()`` call, so a right
+    answer returns exactly ``tick``.
+    """
+    other = [e for e in events if e.startswith("clock:")]
+    if other:
+        return (f"reads {other[0].removeprefix('clock:')}(); use time.perf_counter(), the "
+                f"wall clock of highest resolution, which also counts waiting for the device")
+    problem = _sync_problem(events, device) or _order_problem(events, device, repeats)
+    if problem:
+        return problem
+    if not isinstance(value, float):
+        return f"returned a {value}; expected the seconds per call, a float"
+    if abs(value - tick) > 1e-9 * max(1.0, tick):
+        return (f"returned {value!r}, but the clock advanced {tick * repeats!r} s over the "
+                f"{repeats} timed calls: {tick!r} s per call")
+    return None
+
+
+# --- pack / unpack --------------------------------------------------------------------
+
+
+def slot_bytes(nbytes: int) -> int:
+    """A tensor's slot in a packed buffer: its bytes, padded up to a multiple of ALIGN."""
+    return -(-nbytes // ALIGN) * ALIGN
+
+
+def torch_pack_meta(tensors) -> list[tuple]:
+    """``(dtype, shape, byte offset)`` per tensor; computed without reading any data."""
+    meta, offset = [], 0
+    for t in tensors:
+        meta.append((t.dtype, tuple(t.shape), offset))
+        offset += slot_bytes(t.numel() * t.element_size())
+    return meta
+
+
+def torch_pack(tensors) -> tuple[torch.Tensor, list[tuple]]:
+    """The packed buffer (on the tensors' device) and its meta, element by element."""
+    meta = torch_pack_meta(tensors)
+    size = meta[-1][2] + slot_bytes(tensors[-1].numel() * tensors[-1].element_size())
+    buffer = torch.zeros(size, dtype=torch.uint8, device=tensors[0].device)
+    for t, (_, _, offset) in zip(tensors, meta):
+        data = t.detach().contiguous().reshape(-1).view(torch.uint8)
+        buffer[offset:offset + data.numel()] = data
+    return buffer, meta
+
+
+def torch_unpack(buffer: torch.Tensor, meta) -> list[torch.Tensor]:
+    """Views of ``buffer``, one per ``(dtype, shape, offset)``."""
+    views = []
+    for dtype, shape, offset in meta:
+        nbytes = torch.Size(shape).numel() * dtype.itemsize
+        views.append(buffer[offset:offset + nbytes].view(dtype).view(shape))
+    return views

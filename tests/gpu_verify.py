@@ -1,0 +1,246 @@
+"""Chapter 4 (devices) on whatever this machine has: the lesson, then the hidden checks.
+
+    python tests/gpu_verify.py [--any-torch]
+
+1. Runs the code cells of ``course/04_devices.ipynb`` in this process (no Jupyter
+   needed), notes which path ``pick_device()`` took (cuda, mps or cpu), and compares
+   what each cell prints with its stored output, sanitised as nbval does
+   (``course/nbval_sanitize.cfg``), except cells marked ``NBVAL_IGNORE_OUTPUT``: those
+   must only run. ``--any-torch`` skips the version-stamp cell, for a machine whose
+   torch is not the verified one.
+2. Runs the hidden checks of ``04_devices`` on the solution notebook through the real
+   judge (``grader._judge.judge_in_subprocess``). If the judge cannot start here (its
+   sandbox), they run in this process with ``--student-local`` instead. With CUDA
+   present, the GPU-only checks (``test_cuda_*``) must run and pass; if the judge's
+   sandboxed student process cannot use CUDA (they are skipped there), they run with
+   ``--student-local`` too.
+3. Prints what it found; the last line starts with ``GPU verify:``. Exit 0 only if
+   every compared cell matched, every cell ran, and every hidden check that ran passed.
+
+Needs only torch, pytest, hypothesis and this repository.
+"""
+
+import argparse
+import ast
+import contextlib
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import torch
+
+ROOT = Path(__file__).resolve().parents[1]
+LESSON = ROOT / "course" / "04_devices.ipynb"
+SOLUTION = ROOT / "solutions" / "04_devices" / "04_devices.ipynb"
+HIDDEN = ROOT / "grader" / "hidden" / "test_04_devices.py"
+SANITIZE = ROOT / "course" / "nbval_sanitize.cfg"
+ASSIGNMENT = "04_devices"
+IGNORE_MARK = "NBVAL_IGNORE_OUTPUT"
+VERSION_MARK = "VERIFIED_ON ="
+
+sys.path.insert(0, str(ROOT))
+# The judge runs `python -m grader._judge` in a subprocess: it must find this repo too.
+os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
+
+# --- 1. the lesson ----------------------------------------------------------------------
+
+
+def sanitizers(path: Path = SANITIZE) -> list[tuple[re.Pattern, str]]:
+    """The (regex, replacement) rules of an nbval sanitize file."""
+    rules, pattern = [], None
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("regex:"):
+            pattern = re.compile(line.removeprefix("regex:").strip())
+        elif line.startswith("replace:") and pattern is not None:
+            rules.append((pattern, line.removeprefix("replace:").strip()))
+            pattern = None
+    return rules
+
+
+def sanitize(text: str, rules) -> str:
+    for pattern, replacement in rules:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def _source(cell) -> str:
+    return "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+
+
+def stored_output(cell) -> str:
+    """What the notebook stored for a cell: its streams, then its result's text, in order."""
+    parts = []
+    for output in cell.get("outputs", []):
+        if output["output_type"] == "stream":
+            parts.append("".join(output["text"]))
+        elif output["output_type"] == "execute_result":
+            text = output.get("data", {}).get("text/plain", "")
+            parts.append(("".join(text) if isinstance(text, list) else text) + "\n")
+    return "".join(parts)
+
+
+def run_cell(source: str, namespace: dict) -> tuple[str, str | None]:
+    """Run one cell as a kernel would; (what it printed, the error it raised or None)."""
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
+        try:
+            tree = ast.parse(source)
+            last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+            exec(compile(tree, "<cell>", "exec"), namespace)
+            if last is not None:
+                value = eval(compile(ast.Expression(last.value), "<cell>", "eval"), namespace)
+                if value is not None:
+                    print(repr(value))
+        except Exception as exc:  # noqa: BLE001 - a failing cell is a finding, not a crash
+            return printed.getvalue(), f"{type(exc).__name__}: {exc}"
+    return printed.getvalue(), None
+
+
+def check_lesson(any_torch: bool) -> dict:
+    """Run every code cell in order; compare the checked ones with what was stored."""
+    rules, namespace = sanitizers(), {"__name__": "__main__", "display": print}
+    cells = [c for c in json.loads(LESSON.read_text(encoding="utf-8"))["cells"]
+             if c["cell_type"] == "code"]
+    report = {"checked": 0, "matched": 0, "unchecked": 0, "problems": []}
+    for number, cell in enumerate(cells, 1):
+        source = _source(cell)
+        printed, error = run_cell(source, namespace)
+        checked = IGNORE_MARK not in source and not (any_torch and VERSION_MARK in source)
+        report["checked" if checked else "unchecked"] += 1
+        first_line = source.strip().splitlines()[0][:60] if source.strip() else ""
+        if error:
+            report["problems"].append(f"code cell {number} ({first_line}) raised {error}")
+        elif checked and sanitize(printed, rules) != sanitize(stored_output(cell), rules):
+            report["problems"].append(f"code cell {number} ({first_line}) printed:\n"
+                                      f"{printed}--- but the notebook stores:\n"
+                                      f"{stored_output(cell)}---")
+        else:
+            report["matched"] += checked
+    device = namespace.get("DEVICE")
+    report["path"] = device.type if isinstance(device, torch.device) else "unknown"
+    return report
+
+
+# --- 2. the hidden checks ---------------------------------------------------------------
+
+
+def gpu_only_checks() -> set[str]:
+    """Names of the hidden checks that need CUDA."""
+    return set(re.findall(r"^def (test_cuda_\w+)", HIDDEN.read_text(encoding="utf-8"), re.M))
+
+
+class _Skips:
+    """pytest plugin: why each skipped check was skipped."""
+
+    def __init__(self):
+        self.reasons: dict[str, str] = {}
+
+    def pytest_runtest_logreport(self, report):
+        if report.skipped:
+            why = report.longrepr[-1] if isinstance(report.longrepr, tuple) else report.longrepr
+            self.reasons[report.nodeid.rsplit("::", 1)[-1]] = str(why)
+
+
+def local_verdict() -> dict:
+    """The hidden checks in this process, the solution's code run here (--student-local)."""
+    import pytest
+
+    from grader._judge import _Collector
+
+    collector, skips = _Collector(), _Skips()
+    args = [str(HIDDEN), "-p", "grader._plugin", "--student-code", str(SOLUTION),
+            "--student-local", "-q", "--tb=short", "--noconftest", "-p", "no:cacheprovider",
+            "-o", "addopts=", "-W", "ignore::pytest.PytestAssertRewriteWarning",
+            "--rootdir", str(HIDDEN.parent),
+            "-c", str(HIDDEN.parent / "pytest.ini")]
+    os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+    with contextlib.redirect_stdout(sys.stderr):
+        code = pytest.main(args, plugins=[collector, skips])
+    if code not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
+        raise RuntimeError(f"the hidden checks did not run (pytest exit {code})")
+    for name, why in sorted(skips.reasons.items()):
+        print(f"skipped {name}: {why}")
+    return {"exercises": collector.verdict()}
+
+
+def judge_verdict() -> tuple[dict, str]:
+    """The real judge's verdict, or the local one if the judge cannot start here."""
+    from grader._judge import judge_in_subprocess
+
+    nb = json.loads(SOLUTION.read_text(encoding="utf-8"))
+    try:
+        return judge_in_subprocess(nb, ASSIGNMENT, timeout=600), "judge"
+    except (RuntimeError, subprocess.TimeoutExpired) as exc:
+        print(f"The judge could not run here; falling back to --student-local:\n{exc}")
+        return local_verdict(), "--student-local (the judge could not start)"
+
+
+def tally(verdict: dict) -> dict:
+    """Passed and total checks, failures by name, and which GPU-only checks ran."""
+    checks = [c for record in verdict["exercises"].values() for c in record["checks"]]
+    gpu = gpu_only_checks()
+    return {"passed": sum(c["passed"] for c in checks), "total": len(checks),
+            "failures": [f"{c['check']}: {c['detail']}" for c in checks if not c["passed"]],
+            "gpu_ran": {c["check"] for c in checks} & gpu,
+            "gpu_passed": {c["check"] for c in checks if c["passed"]} & gpu}
+
+
+def check_hidden() -> dict:
+    verdict, mode = judge_verdict()
+    result = {**tally(verdict), "mode": mode, "gpu_expected": gpu_only_checks()}
+    if torch.cuda.is_available() and result["gpu_ran"] != result["gpu_expected"]:
+        print("CUDA is here, but the judge's student process skipped GPU-only checks; "
+              "running them with --student-local")
+        local = tally(local_verdict())
+        result.update(gpu_ran=local["gpu_ran"], gpu_passed=local["gpu_passed"],
+                      mode=mode + "; GPU-only checks via --student-local")
+        result["failures"] += [f for f in local["failures"] if f.startswith("test_cuda_")]
+    return result
+
+
+# --- 3. the verdict ---------------------------------------------------------------------
+
+
+def describe_device(path: str) -> str:
+    if path == "cuda":
+        return f"cuda ({torch.cuda.get_device_name(0)})"
+    return "cpu (no GPU)" if path == "cpu" else path
+
+
+def summary(lesson: dict, hidden: dict) -> tuple[str, bool]:
+    gpu = (f"GPU-only {len(hidden['gpu_passed'])}/{len(hidden['gpu_expected'])} passed"
+           if torch.cuda.is_available() else "GPU-only checks skipped: no CUDA")
+    ok = not lesson["problems"] and not hidden["failures"] and \
+        hidden["passed"] == hidden["total"] > 0
+    if torch.cuda.is_available():
+        ok = ok and hidden["gpu_passed"] == hidden["gpu_expected"]
+    line = (f"GPU verify: device={describe_device(lesson['path'])} "
+            f"lesson {lesson['matched']}/{lesson['checked']} checked cells match "
+            f"({lesson['unchecked']} unchecked ran), hidden checks "
+            f"{hidden['passed']}/{hidden['total']} passed ({hidden['mode']}; {gpu}); "
+            f"torch {torch.__version__}: {'OK' if ok else 'FAILED'}")
+    return line, ok
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--any-torch", action="store_true",
+                        help="do not compare the version-stamp cell (torch is not 2.13.0)")
+    options = parser.parse_args(argv)
+    lesson = check_lesson(options.any_torch)
+    for problem in lesson["problems"]:
+        print(f"LESSON: {problem}")
+    hidden = check_hidden()
+    for failure in hidden["failures"]:
+        print(f"HIDDEN CHECK FAILED: {failure}")
+    line, ok = summary(lesson, hidden)
+    print(line)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
