@@ -24,7 +24,8 @@ c.CourseDirectory.release_directory = "exercises"
 c.CourseDirectory.submitted_directory = str(INSTRUCTOR / "submitted")
 c.CourseDirectory.autograded_directory = str(INSTRUCTOR / "autograded")
 c.CourseDirectory.feedback_directory = str(INSTRUCTOR / "feedback")
-c.CourseDirectory.db_url = f"sqlite:///{INSTRUCTOR / 'gradebook.db'}"
+c.CourseDirectory.db_url = os.environ.get(  # PostgreSQL for concurrent graders
+    "TENSOR_ANATOMY_DB_URL", f"sqlite:///{INSTRUCTOR / 'gradebook.db'}")
 
 # Student code runs only in the judge's sandboxed worker (grader/_judge.py),
 # never in a kernel: our preprocessor takes the place of nbgrader's Execute.

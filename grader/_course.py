@@ -27,7 +27,10 @@ class Course:
 
     @property
     def db_url(self) -> str:
-        return f"sqlite:///{self.instructor / 'gradebook.db'}"
+        """The gradebook: SQLite in the instructor folder, or ``$TENSOR_ANATOMY_DB_URL``
+        (e.g. ``postgresql+psycopg://user@host/db`` for many graders at once)."""
+        default = f"sqlite:///{self.instructor / 'gradebook.db'}"
+        return os.environ.get("TENSOR_ANATOMY_DB_URL", default)
 
     def assignments(self) -> list[str]:
         """Every assignment: a folder of ``solutions/`` holding a notebook."""

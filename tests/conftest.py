@@ -23,3 +23,14 @@ def pytest_generate_tests(metafunc):
     # Every per-assignment test runs for every assignment found on disk.
     if "assignment" in metafunc.fixturenames:
         metafunc.parametrize("assignment", ASSIGNMENTS)
+
+
+@pytest.fixture(scope="session")
+def serial_reference(tmp_path_factory):
+    """A small batch graded by nbgrader alone (``--jobs 1``): (outcome, seconds)."""
+    from _batch import grade_to_the_end, outcome, write_submissions
+
+    instructor = tmp_path_factory.mktemp("serial-reference")
+    write_submissions(instructor)
+    seconds = grade_to_the_end(instructor, "--jobs", "1")
+    return outcome(instructor), seconds

@@ -1,0 +1,64 @@
+"""Helpers for tests that grade a small batch end to end (``grader.cli grade``)."""
+
+import csv
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from conftest import ASSIGNMENTS, COURSE, ROOT, load_notebook
+
+from grader import _gradebook
+from grader._demo import synthetic_submission
+
+ASSIGNMENT = ASSIGNMENTS[0]
+STUDENTS = {"complete": 1.0, "most": 0.75, "partial": 0.5, "blank": 0.0}
+
+
+def write_submissions(instructor, assignment: str = ASSIGNMENT) -> None:
+    release = COURSE.release_notebook(assignment)
+    source = load_notebook(COURSE.source_notebook(assignment))
+    for student, fraction in STUDENTS.items():
+        folder = instructor / "submitted" / student / assignment
+        folder.mkdir(parents=True)
+        notebook = synthetic_submission(load_notebook(release), source, fraction)
+        (folder / release.name).write_text(json.dumps(notebook), encoding="utf-8")
+
+
+def start_grading(instructor, *options: str) -> subprocess.Popen:
+    env = {**os.environ, "TENSOR_ANATOMY_INSTRUCTOR_DIR": str(instructor)}
+    with open(instructor / "grading.log", "a", encoding="utf-8") as log:
+        return subprocess.Popen(
+            [sys.executable, "-m", "grader.cli", "grade", ASSIGNMENT, *options], cwd=ROOT,
+            env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+
+
+def kill_after(instructor, seconds: float) -> bool:
+    """Start grading, SIGKILL its whole process group after ``seconds``; True if it ran."""
+    run = start_grading(instructor)
+    try:
+        run.wait(timeout=seconds)
+        return False  # finished before the kill point
+    except subprocess.TimeoutExpired:
+        os.killpg(run.pid, signal.SIGKILL)
+        run.wait()
+        return True
+
+
+def grade_to_the_end(instructor, *options: str) -> float:
+    started = time.monotonic()
+    run = start_grading(instructor, *options)
+    assert run.wait(timeout=900) == 0, (instructor / "grading.log").read_text()[-3000:]
+    return time.monotonic() - started
+
+
+def outcome(instructor, db_url: str | None = None) -> dict:
+    """Grades, CSV rows and feedback pages of ``ASSIGNMENT``, as an instructor sees them."""
+    scores = _gradebook.scores(db_url or f"sqlite:///{instructor / 'gradebook.db'}", ASSIGNMENT)
+    with open(instructor / "grades.csv", newline="", encoding="utf-8") as f:
+        rows = [row["student_id"] for row in csv.DictReader(f)
+                if row["assignment"] == ASSIGNMENT]
+    feedback = sorted(p.parts[-3] for p in (instructor / "feedback").glob(f"*/{ASSIGNMENT}/*.html"))
+    return {"scores": scores, "csv rows": sorted(rows), "feedback": feedback}
