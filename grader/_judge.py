@@ -5,20 +5,19 @@
 at a separate worker process, and writes a JSON verdict per exercise:
 how many of its checks passed, and for each failure a description and the
 smallest failing input. No hidden-check source or traceback is ever included.
+With ``--serve`` it judges notebook after notebook, warm (``_judge_server``).
 """
 
 import argparse
 import contextlib
 import json
 import os
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
 
-from . import _notebook, _sandbox
+from . import _judge_server, _notebook, _sandbox
 from ._errors import StudentError
 from ._plugin import STUDENT
 from ._remote import configured_student
@@ -146,28 +145,24 @@ def run_judge(notebook: Path, assignment: str, checks: Path | None = None) -> di
 
 def judge_in_subprocess(nb: dict, assignment: str, timeout: float = 900.0,
                         checks: Path | None = None) -> dict:
-    """Run the judge on notebook ``nb`` in a fresh process; return its verdict."""
-    with tempfile.TemporaryDirectory(prefix="tensor-anatomy-judge-") as tmp:
-        notebook, out = Path(tmp, "submission.ipynb"), Path(tmp, "verdict.json")
-        notebook.write_text(json.dumps(nb), encoding="utf-8")
-        cmd = [sys.executable, "-m", "grader._judge", str(notebook),
-               "--assignment", assignment, "--out", str(out)]
-        cmd += ["--checks", str(checks)] if checks else []
-        done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-        if done.returncode != 0 or not out.exists():
-            tail = "\n".join(done.stderr.splitlines()[-15:])
-            raise RuntimeError(f"judge failed on {assignment} (exit {done.returncode}):\n{tail}")
-        return json.loads(out.read_text(encoding="utf-8"))
+    """Run the judge on notebook ``nb`` in a judge process (a warm one); return its verdict."""
+    return _judge_server.judge(nb, assignment, timeout, checks)
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("notebook", type=Path)
-    parser.add_argument("--assignment", required=True)
-    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("notebook", type=Path, nargs="?")
+    parser.add_argument("--assignment")
+    parser.add_argument("--out", type=Path)
     parser.add_argument("--checks", type=Path, help="hidden check file (default: the assignment's)")
+    parser.add_argument("--serve", action="store_true",
+                        help="judge notebook after notebook, requests on stdin (_judge_server)")
     options = parser.parse_args(argv)
     _sandbox.protect_judge()  # the student's process cannot read or write our memory
+    if options.serve:
+        return _judge_server.serve(run_judge)
+    if not (options.notebook and options.assignment and options.out):
+        parser.error("give NOTEBOOK, --assignment and --out (or --serve)")
     verdict = run_judge(options.notebook, options.assignment, options.checks)
     options.out.write_text(json.dumps(verdict, indent=1), encoding="utf-8")
     return 0

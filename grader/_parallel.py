@@ -3,8 +3,9 @@
 A local cluster of worker processes by default (one per core); give a
 scheduler address to spread the batch over a real cluster whose workers see
 the same course folder. Each task is one notebook: a judge process with its
-own sandboxed student process, exactly as in serial grading; only the
-verdict comes back, stored by content (``_verdicts``) for nbgrader to pick up.
+own sandboxed student process, exactly as in serial grading, from a warm
+judge that each cluster worker keeps (``_judge_server``); only the verdict
+comes back, stored by content (``_verdicts``) for nbgrader to pick up.
 """
 
 import os
@@ -24,16 +25,17 @@ def _judge_and_store(nb: dict, assignment: str, folder: str) -> str:
     return assignment
 
 
-def _pending(submissions: list[Path], release: dict, assignment: str, folder: Path) -> dict:
-    """key → notebook to judge, for submissions without a stored verdict (each code once)."""
+def _pending(batch: dict[str, tuple[dict, list[Path]]], folder: Path) -> dict:
+    """key → (notebook, assignment) to judge: no stored verdict yet, each code once."""
     pending = {}
-    for path in submissions:
-        try:
-            nb, _ = restore_structure(_notebook.load(path), release)
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
-            continue  # triage reports it; nbgrader's own run says why
-        if _verdicts.stored_verdict(folder, nb, assignment) is None:
-            pending.setdefault(_verdicts.verdict_key(nb, assignment), nb)
+    for assignment, (release, submissions) in batch.items():
+        for path in submissions:
+            try:
+                nb, _ = restore_structure(_notebook.load(path), release)
+            except (OSError, ValueError, KeyError, TypeError, AttributeError):
+                continue  # triage reports it; nbgrader's own run says why
+            if _verdicts.stored_verdict(folder, nb, assignment) is None:
+                pending.setdefault(_verdicts.verdict_key(nb, assignment), (nb, assignment))
     return pending
 
 
@@ -47,18 +49,24 @@ def _client(workers: int | None, scheduler: str | None):
     return Client(cluster)
 
 
-def judge_batch(submissions: list[Path], release: dict, assignment: str, folder: Path,
+def judge_batch(batch: dict[str, tuple[dict, list[Path]]], folder: Path,
                 workers: int | None = None, scheduler: str | None = None) -> list[str]:
-    """Judge what is not judged yet; return the failures (nbgrader will judge those again)."""
-    pending = _pending(submissions, release, assignment, folder)
+    """Judge what is not judged yet; return the failures (nbgrader will judge those again).
+
+    ``batch``: assignment → (its released notebook, the submitted notebooks).
+    """
+    pending = _pending(batch, folder)
     if not pending:
         return []
     from distributed import as_completed
 
     failures, progress = [], ProgressLine(len(pending), "notebooks judged")
     with _client(workers, scheduler) as client:
+        # Later chapters have the heavier checks: start them first, so that no
+        # worker is left with a long tail at the end.
+        order = sorted(pending.items(), key=lambda item: item[1][1], reverse=True)
         futures = [client.submit(_judge_and_store, nb, assignment, str(folder), key=key,
-                                 pure=False) for key, nb in pending.items()]
+                                 pure=False) for key, (nb, assignment) in order]
         for future in as_completed(futures):
             if future.status == "error":
                 failures.append(f"{future.key}: {future.exception()}")

@@ -1,16 +1,13 @@
 """Long grading steps: one progress line with rate and ETA.
 
 On a terminal the line redraws in place. Without one (CI, pipes) a plain line
-is printed now and then, and a wrapped command's output passes through as it
-comes, so logs stay complete; its full output also goes to a log file.
+is printed now and then (about every 5 %), so that logs stay short.
 """
 
-import re
-import subprocess
 import sys
 import time
 
-__all__ = ["ProgressLine", "run_with_progress"]
+__all__ = ["ProgressLine"]
 
 _BAR = 24
 
@@ -43,20 +40,3 @@ class ProgressLine:
     def close(self) -> None:
         if self.on_terminal:
             sys.stderr.write("\r" + self.text() + "\n")
-
-
-def run_with_progress(cmd: list[str], log_path, total: int, pattern: str, **popen) -> int:
-    """Run ``cmd``; each output line matching ``pattern`` is one of ``total`` items done."""
-    progress, marker = ProgressLine(total, "notebooks"), re.compile(pattern)
-    with open(log_path, "w", encoding="utf-8") as log, subprocess.Popen(
-            cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-            errors="replace", **popen) as proc:
-        for line in proc.stdout:
-            log.write(line)
-            if not progress.on_terminal:
-                sys.stdout.write(line)
-            elif marker.search(line):
-                progress.advance()
-        code = proc.wait()
-    progress.close()
-    return code

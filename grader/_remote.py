@@ -7,13 +7,11 @@ that hangs or kills the worker is skipped on restart; a function that timed
 out fails fast afterwards, so shrinking a failing example costs no more waits.
 """
 
-import functools
+import contextlib
 import os
 import select
 import shutil
 import signal
-import subprocess
-import sys
 import tempfile
 import time
 
@@ -26,6 +24,7 @@ from ._errors import (
     UngradableResult,
 )
 from ._harness import harness_source
+from ._zygote import zygote
 
 __all__ = ["RemoteStudent", "configured_student"]
 
@@ -34,25 +33,20 @@ class _Channel:
     """One worker process and its two pipes, with deadlines on every read."""
 
     def __init__(self, workdir: str, limits: _sandbox.Limits, startup_timeout: float = 120.0):
-        # The worker must import this very grader, wherever the judge found it.
-        package_parent = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-        path = os.pathsep.join(filter(None, [package_parent, os.environ.get("PYTHONPATH")]))
-        env = {**os.environ, "PYTHONPATH": path, "HOME": workdir, "TMPDIR": workdir,
-               "MPLCONFIGDIR": workdir, "OMP_NUM_THREADS": "1", "MPLBACKEND": "Agg"}
-        confinement = functools.partial(
-            _sandbox.confine, limits, workdir, (_instructor_dir(),),
-            _sandbox.processes_of_this_user(), os.getpid())
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "grader._worker"], stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=workdir, env=env,
-            start_new_session=True, preexec_fn=confinement,
-        )
+        requests, self._requests = os.pipe()
+        self._replies, replies = os.pipe()
+        try:
+            self.pid, self._pidfd = zygote().fork(workdir, (_instructor_dir(),), limits,
+                                                  requests, replies)
+        finally:
+            os.close(requests)
+            os.close(replies)
         self._next_id = 0
         self._startup_timeout, self._ready = startup_timeout, False
 
     def _handshake(self) -> None:
-        # Importing torch is the worker's cost, not the student's: wait for it
-        # before any cell's clock starts.
+        # Starting the process (importing torch, the first time the zygote starts)
+        # is the grader's cost, not the student's: no cell's clock runs yet.
         deadline = time.monotonic() + self._startup_timeout
         try:
             hello = _wire.receive(lambda n: self._read(n, deadline))
@@ -80,14 +74,14 @@ class _Channel:
         return reply
 
     def _write(self, data: bytes, deadline: float) -> None:
-        fd, view = self.proc.stdin.fileno(), memoryview(data)
+        fd, view = self._requests, memoryview(data)
         while view:
             if not select.select([], [fd], [], _remaining(deadline))[1]:
                 raise StudentTimeout("your code did not take its input in time")
             view = view[os.write(fd, view[:65536]):]
 
     def _read(self, n: int, deadline: float) -> bytes:
-        fd, chunks = self.proc.stdout.fileno(), []
+        fd, chunks = self._replies, []
         while n:
             if not select.select([fd], [], [], _remaining(deadline))[0]:
                 raise StudentTimeout("time limit")
@@ -99,13 +93,13 @@ class _Channel:
         return b"".join(chunks)
 
     def kill(self) -> None:
-        try:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-        self.proc.wait()
-        for pipe in (self.proc.stdin, self.proc.stdout):
-            pipe.close()
+        if self._pidfd < 0:
+            return  # killed already
+        with contextlib.suppress(ProcessLookupError):  # it may have died already
+            signal.pidfd_send_signal(self._pidfd, signal.SIGKILL)  # no pid-reuse race
+        for fd in (self._requests, self._replies, self._pidfd):
+            os.close(fd)
+        self._pidfd = -1
 
 
 def _instructor_dir() -> str:

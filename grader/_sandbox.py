@@ -16,9 +16,12 @@ import os
 import resource
 import signal
 import struct
+import subprocess
+import threading
 from dataclasses import dataclass
 
-__all__ = ["Limits", "DEFAULT_LIMITS", "confine", "protect_judge", "processes_of_this_user"]
+__all__ = ["Limits", "DEFAULT_LIMITS", "confine", "die_with", "protect_judge",
+           "processes_of_this_user", "start_tied"]
 
 _CLONE_NEWNS, _CLONE_NEWNET = 0x00020000, 0x40000000
 _MS_RDONLY, _MS_NOSUID, _MS_NODEV = 1, 2, 4
@@ -129,11 +132,12 @@ def _forbid_new_processes(libc) -> None:
            "seccomp")
 
 
-def _die_with(parent: int, libc) -> None:
+def die_with(parent: int, libc=None) -> None:
     # A judge killed outright (SIGKILL: no finally, no cleanup) takes its
     # student's process with it, instead of leaving it to run to its CPU limit.
     # The signal follows the judge's thread that started us, so judges start
     # workers from long-lived threads.
+    libc = libc or _libc()
     _check(libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "parent-death signal")
     if os.getppid() != parent:  # the judge died before the line above
         os._exit(1)
@@ -143,12 +147,36 @@ def confine(limits: Limits, workdir: str, hidden: tuple[str, ...], processes_now
             parent: int) -> None:
     """Runs in the child between fork and exec (``subprocess`` ``preexec_fn``)."""
     libc = _libc()
-    _die_with(parent, libc)
+    die_with(parent, libc)
     if os.geteuid() == 0:
         _isolate_filesystem(libc, workdir, hidden)
     _set_limits(limits, processes_now + limits.extra_processes)
     if os.uname().machine == "x86_64":
         _forbid_new_processes(libc)
+
+
+def start_tied(args: list[str], **popen) -> subprocess.Popen:
+    """``Popen(args)`` for a helper process that dies with this one.
+
+    The parent-death signal follows the thread that forked, so a keeper thread
+    that lives as long as the child starts it and waits on it.
+    """
+    started, box, parent = threading.Event(), [], os.getpid()
+
+    def keep():
+        try:
+            box.append(subprocess.Popen(args, preexec_fn=lambda: die_with(parent), **popen))
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller
+            box.append(exc)
+        started.set()
+        if isinstance(box[0], subprocess.Popen):
+            box[0].wait()
+
+    threading.Thread(target=keep, daemon=True, name=f"keeper-{args[-1]}").start()
+    started.wait()
+    if isinstance(box[0], BaseException):
+        raise box[0]
+    return box[0]
 
 
 def processes_of_this_user() -> int:

@@ -117,10 +117,12 @@ def _harness(namespace: dict, msg: dict) -> dict:
     return _answer(harness, msg, fn)
 
 
-def main() -> None:
-    # Keep the protocol's pipes private, then send 0/1/2 to /dev/null so that
-    # whatever the student prints cannot interleave with replies.
-    requests, replies = os.dup(0), os.dup(1)
+def serve(requests: int, replies: int) -> None:
+    """Answer the judge's messages on these pipes until it hangs up.
+
+    0/1/2 go to /dev/null, so that whatever the student prints cannot
+    interleave with replies.
+    """
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(devnull, fd)
@@ -140,6 +142,11 @@ def main() -> None:
             return
         reply = handlers[msg["op"]](namespace, msg)
         _wire.send(replies, {"id": msg["id"], **reply})
+
+
+def main() -> None:
+    """A worker started on its own: the protocol on stdin/stdout (the zygote forks ``serve``)."""
+    serve(os.dup(0), os.dup(1))
 
 
 if __name__ == "__main__":

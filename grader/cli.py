@@ -1,8 +1,9 @@
 """``tensor-anatomy-grade``: the instructor's commands, thin over nbgrader.
 
     release            regenerate exercises/ from solutions/ (every assignment)
-    grade A            autograde every submission of A, write feedback,
-                       export a CSV, print a summary table
+    grade [A]          autograde every submission of A (default: of every
+                       assignment), write feedback, export a CSV, print a
+                       summary table
     demo               three synthetic students (complete, partial, blank),
                        graded by ``grade`` for every assignment
     validate NB        run the hidden checks on one notebook, as grading would;
@@ -12,39 +13,26 @@
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
-from . import _gradebook, _notebook, _triage
+from . import _gradebook, _notebook, _steps, _triage
 from . import _nbgrader as _nbgrader_bridge
 from ._course import Course
 from ._judge import judge_in_subprocess
 from ._parallel import judge_batch
-from ._progress import run_with_progress
 from ._report import plot_scores
+from ._steps import NbgraderSteps
 
 __all__ = ["main"]
 
 
-def _run_nbgrader(course: Course, *args: str, progress: int = 0) -> int:
-    """Run one nbgrader step; with ``progress`` (notebooks expected), show a progress line."""
-    cmd = [sys.executable, "-m", "nbgrader", *args]
-    # nbgrader runs `alembic` by name when it creates a gradebook: put this
-    # interpreter's scripts first on PATH even if the venv is not activated.
-    scripts = os.path.dirname(sys.executable)
-    env = {**os.environ, "PATH": os.pathsep.join([scripts, os.environ.get("PATH", "")])}
+def _run_nbgrader(course: Course, *args: str) -> int:
+    """Run one nbgrader command (``release`` only: grading runs nbgrader in-process)."""
     print("$ nbgrader " + " ".join(args), flush=True)
-    if not progress:
-        return subprocess.run(cmd, cwd=course.root, env=env).returncode
-    logs = course.instructor / "logs"
-    logs.mkdir(parents=True, exist_ok=True)
-    log = logs / f"{args[0]}-{args[1]}.log"
-    code = run_with_progress(cmd, log, progress, r"Writing \d+ bytes to .*\.(ipynb|html)$",
-                             cwd=course.root, env=env)
-    print(f"  log: {log}", flush=True)
-    return code
+    return subprocess.run([sys.executable, "-m", "nbgrader", *args], cwd=course.root,
+                          env=_steps.with_scripts_on_path()).returncode
 
 
 def release(course: Course, names: list[str] | None = None) -> int:
@@ -54,59 +42,70 @@ def release(course: Course, names: list[str] | None = None) -> int:
     return int(any(codes))
 
 
-_PER_NOTEBOOK = ("autograde", "generate_feedback")
-
-
-def _judge_ahead(course: Course, assignment: str, jobs: int | None, scheduler: str | None,
-                 skip: dict[str, str]) -> None:
-    """Judge the batch in parallel before nbgrader walks it one notebook at a time."""
+def _submitted(course: Course, assignment: str, skip=()) -> list[Path]:
     name = course.release_notebook(assignment).name
-    submissions = [folder / name for folder in
-                   sorted((course.instructor / "submitted").glob(f"*/{assignment}"))
-                   if folder.parent.name not in skip]
-    print(f"judging {len(submissions)} submission(s) of {assignment} in parallel", flush=True)
-    failures = judge_batch(submissions, _load(course.release_notebook(assignment)), assignment,
-                           course.instructor / "verdicts", workers=jobs, scheduler=scheduler)
+    return [folder / name for folder in
+            sorted((course.instructor / "submitted").glob(f"*/{assignment}"))
+            if folder.parent.name not in skip]
+
+
+def _judge_ahead(course: Course, assignments: list[str], jobs: int | None,
+                 scheduler: str | None, problems: dict[str, dict[str, str]]) -> None:
+    """Judge the whole batch in parallel before nbgrader walks it one notebook at a time."""
+    batch = {a: (_load(course.release_notebook(a)), _submitted(course, a, problems[a]))
+             for a in assignments}
+    count = sum(len(paths) for _, paths in batch.values())
+    print(f"judging {count} submission(s) of {', '.join(assignments)} in parallel", flush=True)
+    failures = judge_batch(batch, course.instructor / "verdicts", workers=jobs,
+                           scheduler=scheduler)
     for failure in failures:
         print(f"  judged again by nbgrader: {failure}", file=sys.stderr)
 
 
-def grade(course: Course, assignment: str, jobs: int | None = None,
+def grade(course: Course, assignments: list[str], jobs: int | None = None,
           scheduler: str | None = None) -> int:
-    """Autograde, feedback, CSV export and summary for one assignment.
+    """Autograde, feedback, CSV export and summary for each assignment.
 
     ``jobs`` judges that many notebooks at once on a local Dask cluster (default:
     one per core; 1 = no cluster), ``scheduler`` on an existing cluster instead.
     """
     course.instructor.mkdir(parents=True, exist_ok=True)  # sqlite will not make folders
-    release_dir = str(course.instructor / "release")
-    steps = [
-        # Registers the source cells and their checksums in the gradebook.
-        ("generate_assignment", assignment, "--force",
-         f"--CourseDirectory.release_directory={release_dir}"),
-        ("autograde", assignment, "--force"),
-        ("generate_feedback", assignment, "--force"),
-        ("export", f"--to={course.instructor / 'grades.csv'}"),
-    ]
-    problems = _triage.triage(course.instructor / "submitted", assignment,
-                              course.release_notebook(assignment))
+    problems = {a: _triage.triage(course.instructor / "submitted", a,
+                                  course.release_notebook(a)) for a in assignments}
     if jobs != 1 or scheduler:
-        _judge_ahead(course, assignment, jobs, scheduler, problems)
-    submissions = len(list((course.instructor / "submitted").glob(f"*/{assignment}")))
-    failed = [step[0] for step in steps if _run_nbgrader(
-        course, *step, progress=submissions if step[0] in _PER_NOTEBOOK else 0) != 0]
-    unjudged = _unjudged_notebooks(course, assignment)
-    if unjudged:
-        print("NOT GRADED BY THE HIDDEN CHECKS (scores invalid):\n  " + "\n  ".join(unjudged),
-              file=sys.stderr)
-        failed.append("verify")
-    _summarize(course, assignment)
-    _report_problems(course, assignment, problems)
-    failed += ["ungradable submissions"] if problems else []
+        _judge_ahead(course, assignments, jobs, scheduler, problems)
+    steps = NbgraderSteps(course, course.instructor / "release")
+    failed = []
+    for assignment in assignments:
+        students = [p.parent.parent.name for p in _submitted(course, assignment)]
+        failed += [f"{step} {assignment}" for step, ok in _grade_steps(steps, assignment, students)
+                   if not ok]
+    failed += [] if steps.export(course.instructor / "grades.csv") else ["export"]
+    for assignment in assignments:
+        failed += _verify_and_summarize(course, assignment, problems[assignment])
     print(f"CSV: {course.instructor / 'grades.csv'}   feedback: {course.instructor / 'feedback'}")
     if failed:
         print(f"FAILED steps: {', '.join(failed)} (see the log above)", file=sys.stderr)
     return int(bool(failed))
+
+
+def _grade_steps(steps: NbgraderSteps, assignment: str, students: list[str]):
+    """(step, succeeded) for nbgrader's steps on one assignment, in order."""
+    yield "generate_assignment", steps.generate_assignment(assignment)
+    yield "autograde", steps.autograde(assignment, students)
+    yield "generate_feedback", steps.generate_feedback(assignment, students)
+
+
+def _verify_and_summarize(course: Course, assignment: str, problems: dict[str, str]) -> list:
+    failed = []
+    unjudged = _unjudged_notebooks(course, assignment)
+    if unjudged:
+        print("NOT GRADED BY THE HIDDEN CHECKS (scores invalid):\n  " + "\n  ".join(unjudged),
+              file=sys.stderr)
+        failed.append(f"verify {assignment}")
+    _summarize(course, assignment)
+    _report_problems(course, assignment, problems)
+    return failed + ([f"ungradable submissions of {assignment}"] if problems else [])
 
 
 def _summarize(course: Course, assignment: str) -> None:
@@ -191,8 +190,7 @@ def main(argv=None) -> int:
 
         return demo(course, grade)
     names = [options.assignment] if options.assignment else course.assignments()
-    return max((grade(course, name, options.jobs, options.scheduler) for name in names),
-               default=0)
+    return grade(course, names, options.jobs, options.scheduler)
 
 
 if __name__ == "__main__":

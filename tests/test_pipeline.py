@@ -120,3 +120,12 @@ def test_each_assignment_gets_a_plot_of_its_score_distribution(graded):
         plot = instructor / "reports" / f"{assignment}_scores.png"
         assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         assert f"score distribution: {plot}" in done.stdout
+
+
+def test_each_nbgrader_step_keeps_its_log_per_notebook(graded):
+    instructor, done = graded
+    for assignment in ASSIGNMENTS:
+        for step in ("autograde", "generate_feedback"):
+            log = (instructor / "logs" / f"{step}-{assignment}.log").read_text(encoding="utf-8")
+            assert {"--- complete", "--- blank", "--- tamperer"} <= set(log.splitlines())
+            assert f"nbgrader {step} {assignment}" in done.stdout

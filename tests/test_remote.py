@@ -143,7 +143,7 @@ student = RemoteStudent(["def spin():\\n    while True:\\n        pass"], call_t
 student.start()
 threading.Thread(target=student.spin, daemon=True).start()  # busy: it never reads stdin
 time.sleep(1)
-print(student._channel.proc.pid, flush=True)
+print(student._channel.pid, flush=True)
 time.sleep(600)
 """
 

@@ -1,0 +1,113 @@
+"""Warm judges: one judge process grades notebook after notebook.
+
+A judge's start-up (torch, pytest, hypothesis, the checks) costs seconds, and
+so did each student's process. A warm judge pays that once: it serves
+requests on a pipe, each one the same ``run_judge`` a fresh judge would do,
+with every student's process forked fresh from the judge's zygote
+(``_zygote``). Nothing of a student reaches the next one: the student's code
+only ever ran in its own confined process, and the judge keeps no state
+between notebooks (no example database; derandomized examples).
+
+``judge(nb, assignment)`` takes an idle warm judge of this process (or starts
+one), so that threads judge in parallel. A judge that fails, times out or has
+graded ``RECYCLE_AFTER`` notebooks is replaced.
+"""
+
+import contextlib
+import json
+import os
+import select
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from . import _sandbox
+
+__all__ = ["judge", "serve"]
+
+RECYCLE_AFTER = 100  # notebooks: a bound on anything a long-lived process accumulates
+
+
+class _WarmJudge:
+    def __init__(self):
+        self.proc = _sandbox.start_tied(
+            [sys.executable, "-m", "grader._judge", "--serve"], stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self.served = 0
+
+    def judge(self, request: dict, timeout: float) -> str:
+        """Send one request; the judge's one-line answer ("ok" or why not)."""
+        self.served += 1
+        self.proc.stdin.write((json.dumps(request) + "\n").encode())
+        self.proc.stdin.flush()
+        fd, line, deadline = self.proc.stdout.fileno(), b"", time.monotonic() + timeout
+        while not line.endswith(b"\n"):
+            if not select.select([fd], [], [], max(0.0, deadline - time.monotonic()))[0]:
+                raise TimeoutError(f"no verdict within {timeout:g} s")
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                raise EOFError("the judge stopped")
+            line += chunk
+        return line.decode().strip()
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self.proc.kill()
+        self.proc.wait()
+
+
+_idle: list[_WarmJudge] = []
+_lock = threading.Lock()
+
+
+def _take() -> _WarmJudge:
+    with _lock:
+        while _idle:
+            warm = _idle.pop()
+            if warm.proc.poll() is None:
+                return warm
+    return _WarmJudge()
+
+
+def judge(nb: dict, assignment: str, timeout: float = 900.0, checks: Path | None = None) -> dict:
+    """The verdict on notebook ``nb``, from a warm judge of this process."""
+    warm = _take()
+    with tempfile.TemporaryDirectory(prefix="tensor-anatomy-judge-") as tmp:
+        notebook, out = Path(tmp, "submission.ipynb"), Path(tmp, "verdict.json")
+        notebook.write_text(json.dumps(nb), encoding="utf-8")
+        request = {"notebook": str(notebook), "assignment": assignment, "out": str(out),
+                   "checks": str(checks) if checks else None}
+        try:
+            answer = warm.judge(request, timeout)
+        except (OSError, EOFError, TimeoutError) as exc:
+            warm.close()
+            raise RuntimeError(f"judge failed on {assignment}: {exc}") from None
+        if answer != "ok" or not out.exists():
+            warm.close()
+            raise RuntimeError(f"judge failed on {assignment}: {answer}")
+        verdict = json.loads(out.read_text(encoding="utf-8"))
+    if warm.served >= RECYCLE_AFTER:
+        warm.close()
+    else:
+        with _lock:
+            _idle.append(warm)
+    return verdict
+
+
+def serve(run_judge) -> int:
+    """The judge's side: a request per line on stdin, "ok" or the failure per line back."""
+    answers = os.fdopen(os.dup(1), "w", buffering=1)
+    os.dup2(2, 1)  # whatever pytest prints cannot garble the answers
+    for line in sys.stdin:
+        request = json.loads(line)
+        try:
+            verdict = run_judge(Path(request["notebook"]), request["assignment"],
+                                request["checks"])
+            Path(request["out"]).write_text(json.dumps(verdict, indent=1), encoding="utf-8")
+            answers.write("ok\n")
+        except Exception as exc:  # noqa: BLE001 - said to the caller, who gives up this judge
+            answers.write(" ".join(f"{type(exc).__name__}: {exc}".split())[:2000] + "\n")
+    return 0

@@ -1,0 +1,94 @@
+"""nbgrader's steps for a whole batch, in this process: its start-up paid once.
+
+Each stock ``nbgrader`` command imports nbgrader, nbconvert and the Jupyter
+server before it does anything (about 6 s on a 2-core machine), and a batch
+needs four commands per assignment. The grading command runs the same apps
+through nbgrader's own Python API (``NbGraderAPI``) with the course's
+``nbgrader_config.py``, one notebook at a time with a progress line, and
+keeps every step's log under ``instructor/logs/``.
+"""
+
+import os
+import sys
+from pathlib import Path
+
+from ._course import Course
+from ._progress import ProgressLine
+
+__all__ = ["NbgraderSteps", "with_scripts_on_path"]
+
+
+def with_scripts_on_path() -> dict:
+    """The environment with this interpreter's scripts first on PATH.
+
+    nbgrader runs ``alembic`` by name when it creates a gradebook, so it must
+    be found even if the virtual environment is not activated.
+    """
+    scripts = os.path.dirname(sys.executable)
+    return {**os.environ, "PATH": os.pathsep.join([scripts, os.environ.get("PATH", "")])}
+
+
+class NbgraderSteps:
+    """The course's nbgrader, configured once; each step returns True if it succeeded."""
+
+    def __init__(self, course: Course, release_directory: Path):
+        from nbgrader.apps import NbGraderAPI
+        from traitlets.config.loader import PyFileConfigLoader
+
+        os.environ.update(PATH=with_scripts_on_path()["PATH"])
+        config = PyFileConfigLoader("nbgrader_config.py", path=str(course.root)).load_config()
+        config.CourseDirectory.root = str(course.root)
+        # Grading registers the release in the gradebook; exercises/ stays untouched.
+        config.CourseDirectory.release_directory = str(release_directory)
+        self.api, self.logs = NbGraderAPI(config=config), course.instructor / "logs"
+        self.logs.mkdir(parents=True, exist_ok=True)
+
+    def generate_assignment(self, assignment: str) -> bool:
+        """Register the source cells and their checksums in the gradebook."""
+        print(f"nbgrader generate_assignment {assignment}", flush=True)
+        return self._record(f"generate_assignment-{assignment}", "",
+                            self.api.generate_assignment(assignment, force=True))
+
+    def autograde(self, assignment: str, students: list[str]) -> bool:
+        return self._per_student("autograde", assignment, students, self.api.autograde)
+
+    def generate_feedback(self, assignment: str, students: list[str]) -> bool:
+        return self._per_student("generate_feedback", assignment, students,
+                                 self.api.generate_feedback)
+
+    def export(self, csv: Path) -> bool:
+        """Every assignment's grades as CSV (nbgrader's own exporter)."""
+        from nbgrader.api import Gradebook
+        from nbgrader.plugins import CsvExportPlugin
+
+        print(f"nbgrader export --to={csv}", flush=True)
+        coursedir = self.api.coursedir
+        try:
+            with Gradebook(coursedir.db_url, coursedir.course_id) as gradebook:
+                CsvExportPlugin(parent=self.api, to=str(csv)).export(gradebook)
+        except Exception as exc:  # noqa: BLE001 - reported as a failed step, like nbgrader's
+            return self._record("export", "", {"success": False, "error": repr(exc)})
+        return True
+
+    def _per_student(self, step: str, assignment: str, students: list[str], run) -> bool:
+        print(f"nbgrader {step} {assignment} ({len(students)} notebooks)", flush=True)
+        progress, ok = ProgressLine(len(students), "notebooks"), True
+        log = self.logs / f"{step}-{assignment}.log"
+        log.write_text("", encoding="utf-8")
+        for student in students:
+            ok &= self._record(log.stem, student, run(assignment, student, force=True))
+            progress.advance()
+        progress.close()
+        print(f"  log: {log}", flush=True)
+        return ok
+
+    def _record(self, name: str, student: str, result: dict) -> bool:
+        """Append nbgrader's log of one step to its log file; say why it failed, if it did."""
+        text = result.get("log", "") + (result.get("error") or "")
+        with open(self.logs / f"{name}.log", "a", encoding="utf-8") as log:
+            log.write(f"--- {student}\n{text}\n" if student else text)
+        if not result.get("success"):
+            tail = "\n".join(text.splitlines()[-12:])
+            print(f"nbgrader {name} failed{' for ' + student if student else ''}:\n{tail}",
+                  file=sys.stderr, flush=True)
+        return bool(result.get("success"))
