@@ -8,6 +8,7 @@ judge that each cluster worker keeps (``_judge_server``); only the verdict
 comes back, stored by content (``_verdicts``) for nbgrader to pick up.
 """
 
+import contextlib
 import os
 from pathlib import Path
 
@@ -39,14 +40,19 @@ def _pending(batch: dict[str, tuple[dict, list[Path]]], folder: Path) -> dict:
     return pending
 
 
+@contextlib.contextmanager
 def _client(workers: int | None, scheduler: str | None):
     from distributed import Client, LocalCluster
 
     if scheduler:
-        return Client(scheduler)
-    cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1,
-                           processes=True, dashboard_address=None)
-    return Client(cluster)
+        with Client(scheduler) as client:
+            yield client
+        return
+    # Closed here, not at exit: a client does not close a cluster it was handed,
+    # and its workers (each with a warm judge) would idle through nbgrader's steps.
+    with LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1,
+                      processes=True, dashboard_address=None) as cluster, Client(cluster) as client:
+        yield client
 
 
 def judge_batch(batch: dict[str, tuple[dict, list[Path]]], folder: Path,

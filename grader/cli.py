@@ -15,6 +15,7 @@ import argparse
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from . import _gradebook, _notebook, _steps, _triage
@@ -56,8 +57,10 @@ def _judge_ahead(course: Course, assignments: list[str], jobs: int | None,
              for a in assignments}
     count = sum(len(paths) for _, paths in batch.values())
     print(f"judging {count} submission(s) of {', '.join(assignments)} in parallel", flush=True)
+    started = time.monotonic()
     failures = judge_batch(batch, course.instructor / "verdicts", workers=jobs,
                            scheduler=scheduler)
+    print(f"judged in {time.monotonic() - started:.1f} s", flush=True)
     for failure in failures:
         print(f"  judged again by nbgrader: {failure}", file=sys.stderr)
 
