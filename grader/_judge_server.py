@@ -14,6 +14,7 @@ graded ``RECYCLE_AFTER`` notebooks is replaced.
 """
 
 import contextlib
+import gc
 import json
 import os
 import select
@@ -101,6 +102,10 @@ def serve(run_judge) -> int:
     """The judge's side: a request per line on stdin, "ok" or the failure per line back."""
     answers = os.fdopen(os.dup(1), "w", buffering=1)
     os.dup2(2, 1)  # whatever pytest prints cannot garble the answers
+    import hypothesis  # noqa: F401 - imported now, so that freeze() below covers it
+
+    # What is imported now lives as long as we do: the collector need not walk it again.
+    gc.freeze()
     for line in sys.stdin:
         request = json.loads(line)
         try:

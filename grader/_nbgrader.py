@@ -16,7 +16,7 @@ from traitlets import Bool, Float
 
 from . import _notebook
 from ._course import Course
-from ._judge import judge_in_subprocess
+from ._judge_server import judge
 from ._structure import restore_structure
 from ._verdicts import stored_verdict
 
@@ -87,7 +87,7 @@ class JudgeHiddenChecks(Preprocessor):
         verdict = stored_verdict(Course.find().instructor / "verdicts", nb, assignment)
         if verdict is None:
             self.log.info("judging %s now (no verdict judged ahead)", assignment)
-            verdict = judge_in_subprocess(nb, assignment, self.timeout)
+            verdict = judge(nb, assignment, self.timeout)
         for index, cell in enumerate(_notebook.student_cells(nb)):
             cell.outputs = _cell_outputs(verdict["cells"].get(str(index), {}))
         exercises = verdict["exercises"]

@@ -8,12 +8,13 @@ judge that each cluster worker keeps (``_judge_server``); only the verdict
 comes back, stored by content (``_verdicts``) for nbgrader to pick up.
 """
 
+import collections
 import contextlib
 import os
 from pathlib import Path
 
 from . import _notebook, _verdicts
-from ._judge import judge_in_subprocess
+from ._judge_server import judge
 from ._progress import ProgressLine
 from ._structure import restore_structure
 
@@ -22,7 +23,7 @@ __all__ = ["judge_batch"]
 
 def _judge_and_store(nb: dict, assignment: str, folder: str) -> str:
     _verdicts.store_verdict(Path(folder), nb, assignment,
-                            judge_in_subprocess(nb, assignment))
+                            judge(nb, assignment))
     return assignment
 
 
@@ -55,27 +56,51 @@ def _client(workers: int | None, scheduler: str | None):
         yield client
 
 
-def judge_batch(batch: dict[str, tuple[dict, list[Path]]], folder: Path,
-                workers: int | None = None, scheduler: str | None = None) -> list[str]:
-    """Judge what is not judged yet; return the failures (nbgrader will judge those again).
-
-    ``batch``: assignment → (its released notebook, the submitted notebooks).
-    """
-    pending = _pending(batch, folder)
-    if not pending:
-        return []
+def _completions(pending: dict, folder: Path, workers: int | None, scheduler: str | None):
+    """(assignment, failure or None) for each notebook judged, as they complete."""
     from distributed import as_completed
 
-    failures, progress = [], ProgressLine(len(pending), "notebooks judged")
+    progress = ProgressLine(len(pending), "notebooks judged")
     with _client(workers, scheduler) as client:
         # Later chapters have the heavier checks: start them first, so that no
         # worker is left with a long tail at the end.
         order = sorted(pending.items(), key=lambda item: item[1][1], reverse=True)
-        futures = [client.submit(_judge_and_store, nb, assignment, str(folder), key=key,
-                                 pure=False) for key, (nb, assignment) in order]
+        futures = {client.submit(_judge_and_store, nb, assignment, str(folder), key=key,
+                                 pure=False): assignment for key, (nb, assignment) in order}
         for future in as_completed(futures):
-            if future.status == "error":
-                failures.append(f"{future.key}: {future.exception()}")
+            failure = f"{future.key}: {future.exception()}" if future.status == "error" else None
             progress.advance()
+            yield futures[future], failure
     progress.close()
+
+
+def judge_batch(batch: dict[str, tuple[dict, list[Path]]], folder: Path,
+                workers: int | None = None, scheduler: str | None = None,
+                when_judged=None) -> list[str]:
+    """Judge what is not judged yet; return the failures (nbgrader will judge those again).
+
+    ``batch``: assignment → (its released notebook, the submitted notebooks).
+    ``when_judged(assignment)`` runs in this thread as soon as every notebook of
+    that assignment is judged, while the cluster judges the rest: nbgrader's
+    steps, one core's work, overlap with judging instead of following it.
+    """
+    notify = when_judged or (lambda assignment: None)
+    pending = _pending(batch, folder)
+    left = collections.Counter(assignment for _, assignment in pending.values())
+    for assignment in batch:
+        if not left[assignment]:
+            notify(assignment)
+    failures, last = [], None
+    for assignment, failure in (_completions(pending, folder, workers, scheduler)
+                                if pending else ()):
+        failures += [failure] if failure else []
+        left[assignment] -= 1
+        if left[assignment]:
+            continue
+        if any(left.values()):
+            notify(assignment)
+        else:
+            last = assignment  # after the cluster is closed: nothing left to overlap
+    if last:
+        notify(last)
     return failures

@@ -21,7 +21,7 @@ from pathlib import Path
 from . import _gradebook, _notebook, _steps, _triage
 from . import _nbgrader as _nbgrader_bridge
 from ._course import Course
-from ._judge import judge_in_subprocess
+from ._judge_server import judge
 from ._parallel import judge_batch
 from ._report import plot_scores
 from ._steps import NbgraderSteps
@@ -51,16 +51,16 @@ def _submitted(course: Course, assignment: str, skip=()) -> list[Path]:
 
 
 def _judge_ahead(course: Course, assignments: list[str], jobs: int | None,
-                 scheduler: str | None, problems: dict[str, dict[str, str]]) -> None:
-    """Judge the whole batch in parallel before nbgrader walks it one notebook at a time."""
+                 scheduler: str | None, problems: dict[str, dict[str, str]], then) -> None:
+    """Judge the whole batch in parallel; ``then(assignment)`` as each one is judged."""
     batch = {a: (_load(course.release_notebook(a)), _submitted(course, a, problems[a]))
              for a in assignments}
     count = sum(len(paths) for _, paths in batch.values())
     print(f"judging {count} submission(s) of {', '.join(assignments)} in parallel", flush=True)
     started = time.monotonic()
     failures = judge_batch(batch, course.instructor / "verdicts", workers=jobs,
-                           scheduler=scheduler)
-    print(f"judged in {time.monotonic() - started:.1f} s", flush=True)
+                           scheduler=scheduler, when_judged=then)
+    print(f"judged and graded in {time.monotonic() - started:.1f} s", flush=True)
     for failure in failures:
         print(f"  judged again by nbgrader: {failure}", file=sys.stderr)
 
@@ -71,18 +71,23 @@ def grade(course: Course, assignments: list[str], jobs: int | None = None,
 
     ``jobs`` judges that many notebooks at once on a local Dask cluster (default:
     one per core; 1 = no cluster), ``scheduler`` on an existing cluster instead.
+    nbgrader takes each assignment as soon as all its notebooks are judged.
     """
     course.instructor.mkdir(parents=True, exist_ok=True)  # sqlite will not make folders
     problems = {a: _triage.triage(course.instructor / "submitted", a,
                                   course.release_notebook(a)) for a in assignments}
-    if jobs != 1 or scheduler:
-        _judge_ahead(course, assignments, jobs, scheduler, problems)
-    steps = NbgraderSteps(course, course.instructor / "release")
-    failed = []
-    for assignment in assignments:
+    steps, failed = NbgraderSteps(course, course.instructor / "release"), []
+
+    def through_nbgrader(assignment: str) -> None:
         students = [p.parent.parent.name for p in _submitted(course, assignment)]
-        failed += [f"{step} {assignment}" for step, ok in _grade_steps(steps, assignment, students)
-                   if not ok]
+        failed.extend(f"{step} {assignment}" for step, ok
+                      in _grade_steps(steps, assignment, students) if not ok)
+
+    if jobs != 1 or scheduler:
+        _judge_ahead(course, assignments, jobs, scheduler, problems, then=through_nbgrader)
+    else:
+        for assignment in assignments:
+            through_nbgrader(assignment)
     failed += [] if steps.export(course.instructor / "grades.csv") else ["export"]
     for assignment in assignments:
         failed += _verify_and_summarize(course, assignment, problems[assignment])
@@ -151,7 +156,7 @@ def validate(notebook: Path) -> int:
     assignment = notebook.resolve().parent.name
     try:
         nb = _load(notebook)
-        verdict = judge_in_subprocess(nb, assignment)
+        verdict = judge(nb, assignment)
     except (OSError, ValueError, RuntimeError) as exc:
         print(f"could not grade {notebook}: {exc}", file=sys.stderr)
         return 2
