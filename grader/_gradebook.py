@@ -1,12 +1,12 @@
 """Read scores back out of nbgrader's gradebook for the instructor's summary."""
 
-from nbgrader.api import Gradebook
-
 __all__ = ["scores", "format_table"]
 
 
 def scores(db_url: str, assignment: str) -> dict[str, dict[str, float]]:
     """student → {exercise: score, "total": score, "max": max score}."""
+    from nbgrader.api import Gradebook  # seconds to import: only when scores are read
+
     table: dict[str, dict[str, float]] = {}
     with Gradebook(db_url) as gradebook:
         for submission in gradebook.assignment_submissions(assignment):

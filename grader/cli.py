@@ -12,6 +12,7 @@
 """
 
 import argparse
+import functools
 import json
 import subprocess
 import sys
@@ -19,7 +20,6 @@ import time
 from pathlib import Path
 
 from . import _gradebook, _notebook, _steps, _triage
-from . import _nbgrader as _nbgrader_bridge
 from ._course import Course
 from ._judge_server import judge
 from ._parallel import judge_batch
@@ -76,21 +76,22 @@ def grade(course: Course, assignments: list[str], jobs: int | None = None,
     course.instructor.mkdir(parents=True, exist_ok=True)  # sqlite will not make folders
     problems = {a: _triage.triage(course.instructor / "submitted", a,
                                   course.release_notebook(a)) for a in assignments}
-    steps, failed = NbgraderSteps(course, course.instructor / "release"), []
+    failed = []
+    # nbgrader's import takes seconds: made on first use, while the cluster judges.
+    steps = functools.cache(lambda: NbgraderSteps(course, course.instructor / "release"))
 
     def through_nbgrader(assignment: str) -> None:
         students = [p.parent.parent.name for p in _submitted(course, assignment)]
         failed.extend(f"{step} {assignment}" for step, ok
-                      in _grade_steps(steps, assignment, students) if not ok)
+                      in _grade_steps(steps(), assignment, students) if not ok)
+        failed.extend(_verify_and_summarize(course, assignment, problems[assignment]))
 
     if jobs != 1 or scheduler:
         _judge_ahead(course, assignments, jobs, scheduler, problems, then=through_nbgrader)
     else:
         for assignment in assignments:
             through_nbgrader(assignment)
-    failed += [] if steps.export(course.instructor / "grades.csv") else ["export"]
-    for assignment in assignments:
-        failed += _verify_and_summarize(course, assignment, problems[assignment])
+    failed += [] if steps().export(course.instructor / "grades.csv") else ["export"]
     print(f"CSV: {course.instructor / 'grades.csv'}   feedback: {course.instructor / 'feedback'}")
     if failed:
         print(f"FAILED steps: {', '.join(failed)} (see the log above)", file=sys.stderr)
@@ -145,7 +146,7 @@ def _unjudged_notebooks(course: Course, assignment: str) -> list[str]:
     """Autograded notebooks with a test cell that our judge did not fill in."""
     found = []
     for path in sorted((course.instructor / "autograded").glob(f"*/{assignment}/*.ipynb")):
-        missing = _nbgrader_bridge.missing_verdicts(_load(path))
+        missing = _nbgrader_bridge().missing_verdicts(_load(path))
         if missing:
             found.append(f"{path}: {', '.join(missing)}")
     return found
@@ -163,11 +164,18 @@ def validate(notebook: Path) -> int:
     points = {n: float(c["metadata"]["nbgrader"].get("points", 1))
               for n, c in _notebook.exercise_cells(nb).items()}
     for name, record in verdict["exercises"].items():
-        print("\n".join(_nbgrader_bridge.report_lines(name, record, points.get(name, 1.0))))
+        print("\n".join(_nbgrader_bridge().report_lines(name, record, points.get(name, 1.0))))
     failed = [n for n, r in verdict["exercises"].items() if r["passed"] < r["total"]]
     print(f"\n{len(verdict['exercises']) - len(failed)} of {len(verdict['exercises'])} "
           "exercises pass every hidden check")
     return 1 if failed else 0
+
+
+def _nbgrader_bridge():
+    """Imported when needed: nbconvert alone takes seconds, and judging need not wait."""
+    from . import _nbgrader
+
+    return _nbgrader
 
 
 def _load(path):
