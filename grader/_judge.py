@@ -116,7 +116,7 @@ def run_judge(notebook: Path, assignment: str, checks: Path | None = None) -> di
     path = Path(checks) if checks else hidden_checks_path(assignment)
     if not path.exists():
         raise FileNotFoundError(f"no hidden checks for assignment {assignment!r} at {path}")
-    # Launch the student's process first: it imports torch while pytest starts.
+    # Fork the student's process first: it runs the cells while pytest starts.
     student = configured_student(_notebook.code_cells(_notebook.load(Path(notebook))))
     student.spawn()
     collector = _Collector(student)

@@ -1,6 +1,6 @@
 """Confinement of the student's process (see docs/threat_model.md).
 
-``confine(...)`` runs in the forked child just before it execs the worker:
+``confine(...)`` runs in the child the zygote forked, before it serves the notebook:
 - it dies with the judge that started it (parent-death signal);
 - resource limits: address space, CPU seconds, file size, open files, no core
   dumps, and a process cap (a fork bomb hits it);
@@ -145,7 +145,7 @@ def die_with(parent: int, libc=None) -> None:
 
 def confine(limits: Limits, workdir: str, hidden: tuple[str, ...], processes_now: int,
             parent: int) -> None:
-    """Runs in the child between fork and exec (``subprocess`` ``preexec_fn``)."""
+    """Runs in the student's process right after the zygote forked it (``_zygote``)."""
     libc = _libc()
     die_with(parent, libc)
     if os.geteuid() == 0:

@@ -142,12 +142,3 @@ def serve(requests: int, replies: int) -> None:
             return
         reply = handlers[msg["op"]](namespace, msg)
         _wire.send(replies, {"id": msg["id"], **reply})
-
-
-def main() -> None:
-    """A worker started on its own: the protocol on stdin/stdout (the zygote forks ``serve``)."""
-    serve(os.dup(0), os.dup(1))
-
-
-if __name__ == "__main__":
-    main()

@@ -10,8 +10,9 @@ state.
 
 Protocol, on a Unix socket the judge holds: the judge sends a JSON request
 with the child's two pipe ends attached (SCM_RIGHTS); the zygote answers the
-child's pid. Chain of custody: the zygote dies with its judge, each child
-with the zygote (parent-death signals), and the zygote reaps its children.
+child's pid, with a pidfd for it attached. Chain of custody: the zygote dies
+with its judge, each child with the zygote (parent-death signals), and the
+zygote reaps its children.
 """
 
 import fcntl
@@ -26,9 +27,6 @@ import threading
 from . import _sandbox, _worker
 
 __all__ = ["Zygote", "zygote"]
-
-_FD_SOCKET = 3  # where the zygote finds its end of the socket
-
 
 class Zygote:
     """The judge's handle on its fork server (started on first use)."""
@@ -53,7 +51,7 @@ class Zygote:
         zygote reaps children as soon as they die.
         """
         message = json.dumps({"workdir": workdir, "hidden": list(hidden),
-                              "limits": limits.__dict__, "judge": os.getpid()}).encode()
+                              "limits": limits.__dict__}).encode()
         with self._lock:
             socket.send_fds(self._socket, [message], [requests, replies])
             answer, fds, _, _ = socket.recv_fds(self._socket, 64, 1)
@@ -63,11 +61,6 @@ class Zygote:
 
     def alive(self) -> bool:
         return self.proc.poll() is None
-
-    def close(self) -> None:
-        self.proc.kill()
-        self.proc.wait()
-        self._socket.close()
 
 
 _current: Zygote | None = None
