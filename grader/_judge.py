@@ -21,38 +21,42 @@ from . import _judge_server, _notebook, _sandbox
 from ._errors import StudentError
 from ._plugin import STUDENT
 from ._remote import configured_student
+from ._replay import ExampleReplay
 
 __all__ = ["hidden_checks_path", "run_judge", "judge_in_subprocess"]
 
 HIDDEN = Path(__file__).parent / "hidden"
 _DETAIL_LIMIT = 600
+_REPLAY = ExampleReplay()  # a warm judge's recorded examples, notebook after notebook
 
 
 def hidden_checks_path(assignment: str) -> Path:
     return HIDDEN / f"test_{assignment}.py"
 
 
-def _example_from_notes(exc: BaseException) -> str:
+def _example_from_notes(exc: BaseException, fixtures=()) -> str:
     # Hypothesis notes read "Failing test case: test_x(\n    arg=value,\n)"
-    # ("Falsifying example" in older releases).
+    # ("Falsifying example" in older releases). Fixtures (the student's
+    # functions) are not inputs: their repr would only show a memory address.
     for note in getattr(exc, "__notes__", []):
         if note.startswith(("Failing test case", "Falsifying example")):
             lines = [line.strip().rstrip(",") for line in note.splitlines()[1:-1]]
-            return ", ".join(line for line in lines if not line.startswith("student="))
+            return ", ".join(line for line in lines
+                             if line.split("=", 1)[0] not in {"student", *fixtures})
     return ""
 
 
-def _describe_failure(exc: BaseException) -> str:
+def _describe_failure(exc: BaseException, fixtures=()) -> str:
     if isinstance(exc, BaseExceptionGroup) and exc.exceptions:
         # hypothesis wraps a failure that did not reproduce (FlakyFailure): name the first.
-        return _describe_failure(exc.exceptions[0])
+        return _describe_failure(exc.exceptions[0], fixtures)
     if isinstance(exc, StudentError):
         text = f"your code: {exc}"
     elif isinstance(exc, AssertionError):
         text = str(exc).split("\nassert ")[0] or "the answer disagrees with torch"
     else:
         text = f"the check could not run ({type(exc).__name__})"
-    example = _example_from_notes(exc)
+    example = _example_from_notes(exc, fixtures)
     if example:
         text += f"\nsmallest failing input: {example}"
     return text[:_DETAIL_LIMIT]
@@ -90,7 +94,8 @@ class _Collector:
         if entry is None or (report.when != "call" and not report.failed):
             return
         entry["passed"] = report.passed
-        entry["detail"] = "" if report.passed else _describe_failure(call.excinfo.value)
+        entry["detail"] = "" if report.passed else _describe_failure(
+            call.excinfo.value, item.fixturenames)
 
     def pytest_sessionfinish(self, session):
         self.student = session.config.stash.get(STUDENT, None)
@@ -132,7 +137,7 @@ def run_judge(notebook: Path, assignment: str, checks: Path | None = None) -> di
     os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
     try:
         with contextlib.redirect_stdout(sys.stderr):
-            code = pytest.main(args, plugins=[collector])
+            code = pytest.main(args, plugins=[collector, _REPLAY])
     finally:
         student.close()
     if code not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):

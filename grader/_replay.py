@@ -1,0 +1,117 @@
+"""Replay a passing hidden check's examples instead of searching for them again.
+
+Hidden checks are derandomized (``_plugin``): on every notebook that passes a
+check, hypothesis draws the same examples in the same order, because what it
+draws next depends only on its fixed seed and on the examples so far having
+passed. Searching costs more than the student's calls (strategies that build
+tensors, the engine's bookkeeping), so a warm judge records, the first time a
+check passes, the arguments of each call (deep copies, taken before the call)
+and the random state the call started from. For every later notebook it
+calls the test body on those arguments directly:
+
+* every replayed example passes: hypothesis would have drawn exactly these
+  and passed; the check passes, at the cost of the calls alone;
+* one fails: the check runs under hypothesis from scratch, which finds,
+  shrinks and reports the failure as it always does.
+
+A verdict is therefore the one hypothesis gives, for answers that depend only
+on their inputs, which every check assumes. (An answer that depends on the
+calls before it, say one drawn from an unseeded global generator, has seen
+the replayed calls before the search: the values its failure shows can differ
+from a fresh judge's.) The recorded examples come
+from the judge's own strategies only; the student's process never sees them
+as anything but copies, so nothing a submission does can change them.
+"""
+
+import copy
+import functools
+import hashlib
+import inspect
+import random
+
+import pytest
+import torch
+
+__all__ = ["ExampleReplay"]
+
+_UNREPLAYABLE = object()  # an argument that cannot be deep-copied (a check we always search)
+
+
+def _random_state():
+    cuda = torch.cuda.get_rng_state_all() if torch.cuda.is_initialized() else None
+    return random.getstate(), torch.random.get_rng_state(), cuda
+
+
+def _set_random_state(state) -> None:
+    python, cpu, cuda = state
+    random.setstate(python)
+    torch.random.set_rng_state(cpu)
+    if cuda is not None:
+        torch.cuda.set_rng_state_all(cuda)
+
+
+def _recording(inner, fixtures: set, log: list):
+    """``inner`` (hypothesis's test body), logging each call's drawn arguments first."""
+
+    @functools.wraps(inner)
+    def record(*args, **kwargs):
+        drawn = {k: v for k, v in kwargs.items() if k not in fixtures}
+        try:
+            log.append((copy.deepcopy((args, drawn)), _random_state()))
+        except Exception:  # noqa: BLE001 - e.g. a tensor in the middle of a graph
+            log.append(_UNREPLAYABLE)
+        return inner(*args, **kwargs)
+
+    return record
+
+
+def _replays(inner, fixtures: dict, examples: list) -> bool:
+    """Whether the test body passes every recorded example (stops at the first that fails)."""
+    for arguments, state in examples:
+        args, drawn = copy.deepcopy(arguments)
+        saved = _random_state()
+        _set_random_state(state)
+        try:
+            inner(*args, **drawn, **fixtures)
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except BaseException:  # noqa: BLE001 - any outcome but a pass: hypothesis decides
+            return False
+        finally:
+            _set_random_state(saved)
+    return True
+
+
+class ExampleReplay:
+    """pytest plugin: record each passing ``@given`` check once, replay it after."""
+
+    def __init__(self):
+        self._examples: dict[tuple, list] = {}  # (check file digest, test id) → examples
+        self.replayed = self.searched = 0
+
+    def _key(self, item) -> tuple:
+        return hashlib.sha256(item.path.read_bytes()).hexdigest(), item.nodeid
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_pyfunc_call(self, pyfuncitem):
+        handle = getattr(pyfuncitem.obj, "hypothesis", None)
+        if handle is None:
+            return None  # not a hypothesis check: pytest calls it as usual
+        names = inspect.signature(pyfuncitem.obj).parameters
+        fixtures = {name: pyfuncitem.funcargs[name] for name in names}
+        key = self._key(pyfuncitem)
+        examples = self._examples.get(key)
+        if examples is not None and _replays(handle.inner_test, fixtures, examples):
+            self.replayed += 1
+            return True
+        self.searched += 1
+        log: list = []
+        inner = handle.inner_test
+        handle.inner_test = _recording(inner, set(fixtures), log)
+        try:
+            pyfuncitem.obj(**fixtures)  # raises if the check fails: nothing is recorded
+        finally:
+            handle.inner_test = inner
+        if not any(entry is _UNREPLAYABLE for entry in log):
+            self._examples[key] = log
+        return True

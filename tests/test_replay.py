@@ -1,0 +1,128 @@
+"""Replayed examples (``grader/_replay.py``): the search's cost once, its verdict always.
+
+A warm judge records a passing check's examples and replays them for the next
+notebook. That must never change a verdict: a notebook gets exactly what a
+judge with nothing recorded gives it, failures and smallest inputs included.
+"""
+
+import json
+import sys
+
+from conftest import COURSE, load_notebook
+
+from grader import _judge
+from grader._demo import synthetic_submission
+from grader._replay import ExampleReplay
+
+CHECKS = '''
+import pytest, torch
+from hypothesis import given, settings, strategies as st
+from grader._strategies import layouts
+
+
+@pytest.mark.exercise("double")
+@settings(max_examples=25)
+@given(x=layouts(permute=True, step=True, offset=True, expand=True))
+def test_double_on_any_layout(x, *, student):
+    """doubles tensors of any layout"""
+    got = student.double(x)
+    assert torch.equal(got, x * 2), f"double({x.tolist()}) returned {got.tolist()}"
+
+
+@pytest.mark.exercise("double")
+@settings(max_examples=5)
+@given(x=st.integers(1, 3).map(lambda n: torch.ones(n, requires_grad=True) * 2))
+def test_double_inside_a_graph(x, *, student):
+    """an argument that cannot be deep-copied (it is not a leaf of its graph)"""
+    assert torch.equal(student.double(x.detach()), x.detach() * 2)
+'''
+RIGHT = "def double(x):\n    return x * 2\n"
+WRONG_FROM_2D = "def double(x):\n    return x * 2 if x.dim() < 2 else x * 3\n"
+
+
+def _judge_with(replay: ExampleReplay, source: str, tmp_path, monkeypatch,
+                checks_text: str = CHECKS) -> dict:
+    name = f"checks_{tmp_path.name}"  # a module name of its own in this process
+    checks, notebook = tmp_path / f"{name}.py", tmp_path / "double.ipynb"
+    checks.write_text(checks_text, encoding="utf-8")
+    sys.modules.pop(name, None)  # pytest imports it afresh, as a new judge would
+    notebook.write_text(json.dumps({"cells": [
+        {"cell_type": "code", "metadata": {}, "source": source}]}), encoding="utf-8")
+    monkeypatch.setattr(_judge, "_REPLAY", replay)
+    return _judge.run_judge(notebook, "double", checks)
+
+
+def test_a_passing_check_is_searched_once_then_replayed(tmp_path, monkeypatch):
+    replay = ExampleReplay()
+    first = _judge_with(replay, RIGHT, tmp_path, monkeypatch)
+    assert (replay.searched, replay.replayed) == (2, 0)
+    again = _judge_with(replay, RIGHT, tmp_path, monkeypatch)
+    # The graph check's arguments cannot be copied: it is searched every time.
+    assert (replay.searched, replay.replayed) == (3, 1)
+    assert first == again and first["exercises"]["double"]["passed"] == 2
+
+
+def test_a_failure_among_replayed_examples_is_searched_and_shrunk(tmp_path, monkeypatch):
+    replay = ExampleReplay()
+    _judge_with(replay, RIGHT, tmp_path, monkeypatch)
+    replayed = _judge_with(replay, WRONG_FROM_2D, tmp_path, monkeypatch)
+    assert replay.replayed == 0  # the layout check failed a replayed example
+    searched = _judge_with(ExampleReplay(), WRONG_FROM_2D, tmp_path, monkeypatch)
+    assert replayed == searched
+    layout_check = replayed["exercises"]["double"]["checks"][0]
+    assert not layout_check["passed"]
+    assert "smallest failing input: x=" in layout_check["detail"]
+
+
+def test_a_changed_check_file_is_searched_again(tmp_path, monkeypatch):
+    replay = ExampleReplay()
+    _judge_with(replay, RIGHT, tmp_path, monkeypatch)
+    _judge_with(replay, RIGHT, tmp_path, monkeypatch,
+                checks_text=CHECKS.replace("max_examples=25", "max_examples=20"))
+    assert replay.replayed == 0 and replay.searched == 4
+
+
+def _complete(assignment: str) -> dict:
+    release = load_notebook(COURSE.release_notebook(assignment))
+    return synthetic_submission(release, load_notebook(COURSE.source_notebook(assignment)), 1.0)
+
+
+def test_every_chapter_gives_replayed_notebooks_the_searched_verdict(assignment, tmp_path,
+                                                                      monkeypatch):
+    """A complete notebook records; its wrong answers then get the verdict of a fresh judge."""
+    from test_grading import _with_answers, _wrong_answers
+
+    replay = ExampleReplay()
+    monkeypatch.setattr(_judge, "_REPLAY", replay)
+    complete = tmp_path / "complete.ipynb"
+    complete.write_text(json.dumps(_complete(assignment)), encoding="utf-8")
+    _judge.run_judge(complete, assignment)
+    wrong = tmp_path / "wrong.ipynb"
+    first_wrong = {name: answers[0] for name, answers in _wrong_answers(assignment).items()}
+    wrong.write_text(json.dumps(_with_answers(_complete(assignment), first_wrong)),
+                     encoding="utf-8")
+    for notebook in (complete, wrong):
+        replayed = _judge.run_judge(notebook, assignment)
+        monkeypatch.setattr(_judge, "_REPLAY", ExampleReplay())
+        searched = _judge.run_judge(notebook, assignment)
+        monkeypatch.setattr(_judge, "_REPLAY", replay)
+        assert _outcomes(replayed) == _outcomes(searched)
+        assert _details(replayed) == _details(searched)
+        assert " object at 0x" not in json.dumps(replayed)  # no fixture's repr as an input
+    assert replay.replayed > 0
+
+
+# Answers that depend on the calls made before them, not only on their inputs:
+# this wrong answer draws from the process's global generator, so the values
+# its failure shows depend on how many calls came first (replayed ones too).
+HISTORY_DEPENDENT = {"seeded_init"}
+
+
+def _outcomes(verdict: dict) -> dict:
+    return {name: [(c["check"], c["passed"]) for c in record["checks"]]
+            for name, record in verdict["exercises"].items()}
+
+
+def _details(verdict: dict) -> dict:
+    return {name: [c["detail"] for c in record["checks"]]
+            for name, record in verdict["exercises"].items() if name not in HISTORY_DEPENDENT}
