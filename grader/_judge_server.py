@@ -5,8 +5,10 @@ so did each student's process. A warm judge pays that once: it serves
 requests on a pipe, each one the same ``run_judge`` a fresh judge would do,
 with every student's process forked fresh from the judge's zygote
 (``_zygote``). Nothing of a student reaches the next one: the student's code
-only ever ran in its own confined process, and the judge keeps no state
-between notebooks (no example database; derandomized examples).
+only ever ran in its own confined process, and the judge keeps nothing of a
+student between notebooks (no example database; derandomized examples). It
+does keep the examples it drew for checks that passed, to replay them
+(``_replay``): drawn by its own strategies, untouched by any answer.
 
 ``judge(nb, assignment)`` takes an idle warm judge of this process (or starts
 one), so that threads judge in parallel. A judge that fails, times out or has
@@ -25,7 +27,7 @@ import threading
 import time
 from pathlib import Path
 
-from . import _sandbox
+from . import _sandbox, _zygote
 
 __all__ = ["judge", "serve"]
 
@@ -104,6 +106,8 @@ def serve(run_judge) -> int:
     os.dup2(2, 1)  # whatever pytest prints cannot garble the answers
     import hypothesis  # noqa: F401 - imported now, so that freeze() below covers it
 
+    # Forked now, before any notebook: the zygote starts with torch imported.
+    _zygote.fork_zygote_here()
     # What is imported now lives as long as we do: the collector need not walk it again.
     gc.freeze()
     for line in sys.stdin:

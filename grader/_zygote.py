@@ -1,8 +1,13 @@
 """A fork server for students' processes: torch is imported once, not per notebook.
 
 Importing torch costs seconds of CPU; a judge needs a fresh process for every
-notebook (and again after a crash). The zygote is a clean interpreter that
-imports torch and nothing of the grading, then waits. For each student it
+notebook (and again after a crash). The zygote has imported torch (and what
+torch imports on first use) and has seen no notebook, then waits. A warm
+judge forks its zygote from itself before its first notebook, so torch is
+imported once per judge (``fork_zygote_here``): the zygote holds the
+judge's modules but no notebook, verdict or hidden check. Anywhere else the
+zygote is a fresh interpreter that imports torch and nothing of the grading
+(``python -m grader._zygote``). For each student it
 forks a child, which confines itself exactly as a freshly started worker did
 (``_sandbox.confine``) and then serves the notebook (``_worker.serve``). The
 zygote never runs student code, so every child starts from the same clean
@@ -28,11 +33,38 @@ from . import _sandbox, _worker
 
 __all__ = ["Zygote", "zygote"]
 
+class _ForkedProcess:
+    """What a judge needs of the zygote it forked: the calls of ``Popen`` it makes."""
+
+    def __init__(self, pid: int):
+        self.pid, self.returncode = pid, None
+
+    def poll(self) -> int | None:
+        if self.returncode is None and os.waitpid(self.pid, os.WNOHANG)[0]:
+            self.returncode = -1
+        return self.returncode
+
+    def kill(self) -> None:
+        if self.poll() is None:
+            os.kill(self.pid, signal.SIGKILL)
+
+    def wait(self) -> int:
+        if self.returncode is None:
+            os.waitpid(self.pid, 0)
+            self.returncode = -1
+        return self.returncode
+
+
 class Zygote:
     """The judge's handle on its fork server (started on first use)."""
 
-    def __init__(self):
+    def __init__(self, fork_this_process: bool = False):
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        self._socket, self._lock = ours, threading.Lock()
+        if fork_this_process:
+            self.proc = _ForkedProcess(_fork_zygote(theirs, ours))
+            theirs.close()
+            return
         package_parent = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
         path = os.pathsep.join(filter(None, [package_parent, os.environ.get("PYTHONPATH")]))
         env = {**os.environ, "PYTHONPATH": path, "OMP_NUM_THREADS": "1", "MPLBACKEND": "Agg"}
@@ -41,7 +73,6 @@ class Zygote:
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             pass_fds=(theirs.fileno(),), env=env, start_new_session=True)
         theirs.close()
-        self._socket, self._lock = ours, threading.Lock()
 
     def fork(self, workdir: str, hidden: tuple[str, ...], limits: _sandbox.Limits,
              requests: int, replies: int) -> tuple[int, int]:
@@ -72,6 +103,19 @@ def zygote() -> Zygote:
     if _current is None or not _current.alive():
         _current = Zygote()
     return _current
+
+
+def fork_zygote_here() -> None:
+    """Make this process's zygote a fork of it, now (a judge, before its first notebook).
+
+    A judge has imported torch, and what torch imports on first use, by then;
+    its zygote need not import them again. Call it before this process starts
+    threads of its own or reads any notebook or hidden check: the zygote, and
+    every student's process after it, keeps what this process holds.
+    """
+    global _current
+    _first_use_imports()
+    _current = Zygote(fork_this_process=True)
 
 
 # --- the zygote's side -------------------------------------------------------------------
@@ -114,15 +158,54 @@ def _serve(channel: socket.socket) -> None:
         os.close(pidfd)
 
 
-def main() -> None:
-    channel = socket.socket(fileno=int(sys.argv[1]))
+def _become_zygote(channel: socket.socket) -> None:
     # Children are reaped by the kernel: the judge kills them by process group.
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)
     _sandbox.protect_judge()  # no student may write into the memory its successors fork from
     import torch
 
     torch.set_num_threads(1)
+    _first_use_imports()
     _serve(channel)
+
+
+def _first_use_imports() -> None:
+    """What torch imports on first use, imported once here rather than by every student.
+
+    The first operation on a meta tensor imports torch's meta registrations,
+    sympy among them: about 2.5 s of CPU, in each notebook whose checks send
+    meta tensors. Every child still starts from the same state.
+    """
+    import torch
+
+    probe = torch.ones(2, 3, device="meta")
+    (probe * probe).sum(0)
+
+
+def _fork_zygote(channel: socket.socket, judges_end: socket.socket) -> int:
+    """Fork this process into a zygote serving on ``channel``; its pid."""
+    judge = os.getpid()
+    pid = os.fork()
+    if pid:
+        return pid
+    try:  # the zygote, as the exec'd one starts: its own session, no file but its socket
+        os.setsid()
+        _sandbox.die_with(judge)
+        judges_end.close()
+        null = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(null, fd)
+        keep = channel.fileno()
+        os.closerange(3, keep)
+        os.closerange(keep + 1, os.sysconf("SC_OPEN_MAX"))
+        os.environ.update(OMP_NUM_THREADS="1", MPLBACKEND="Agg")
+        _become_zygote(channel)
+    finally:
+        os._exit(0)
+
+
+def main() -> None:
+    _become_zygote(socket.socket(fileno=int(sys.argv[1])))
 
 
 if __name__ == "__main__":

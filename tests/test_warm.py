@@ -60,6 +60,52 @@ def test_a_student_holds_no_socket_and_no_pipe_but_its_own_two():
     assert len([f for f in files if f.startswith("pipe:")]) == 2
 
 
+def test_a_student_inherits_what_torch_imports_on_first_use():
+    """The first meta-tensor operation imports sympy (seconds): the zygote did it once."""
+    student = _student(["import sys",
+                        "def imported_before_any_op(x):\n    return 'sympy' in sys.modules"])
+    try:
+        assert student.imported_before_any_op(torch.zeros(1)) is True
+    finally:
+        student.close()
+
+
+FORKED_ZYGOTE = """
+import json, os, sys, torch
+from grader import _zygote
+from grader._remote import RemoteStudent
+
+_zygote.fork_zygote_here()  # as a warm judge does, before its first notebook
+zygote = _zygote.zygote()
+student = RemoteStudent(json.loads(sys.argv[1]))
+student.start()
+fds = os.listdir(f"/proc/{zygote.proc.pid}/fd")
+print(json.dumps({
+    "judge": os.getpid(),
+    "zygote_parent": int(open(f"/proc/{zygote.proc.pid}/stat").read().split()[3]),
+    "zygote_files": sorted(os.readlink(f"/proc/{zygote.proc.pid}/fd/{fd}") for fd in fds),
+    "student_files": student.open_files(torch.zeros(1)),
+    "patched": student.patched(torch.zeros(1)),
+}))
+student.close()
+"""
+
+
+def test_a_judge_forks_its_zygote_and_students_still_hold_only_their_pipes():
+    done = subprocess.run([sys.executable, "-c", FORKED_ZYGOTE, json.dumps(OBSERVER)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300, check=True)
+    seen = json.loads(done.stdout.splitlines()[-1])
+    assert seen["zygote_parent"] == seen["judge"]  # forked, not a fresh interpreter
+    # The zygote keeps /dev/null and its socket: not the judge's pipes or files.
+    assert [f for f in seen["zygote_files"] if f != "/dev/null"] == [
+        f for f in seen["zygote_files"] if f.startswith("socket:")]
+    assert len([f for f in seen["zygote_files"] if f.startswith("socket:")]) == 1
+    files = seen["student_files"]
+    assert not [f for f in files if f.startswith("socket:")]
+    assert len([f for f in files if f.startswith("pipe:")]) == 2
+    assert seen["patched"] is False
+
+
 def test_a_killed_zygote_is_started_again():
     before = zygote()
     before.proc.kill()
