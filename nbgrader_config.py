@@ -9,7 +9,12 @@ never committed: ``instructor/`` by default, or ``$TENSOR_ANATOMY_INSTRUCTOR_DIR
 import os
 from pathlib import Path
 
-from grader._nbgrader import autograde_pipeline, feedback_pipeline, sanitize_pipeline
+from grader._nbgrader import (
+    FeedbackExporter,
+    autograde_pipeline,
+    feedback_pipeline,
+    sanitize_pipeline,
+)
 
 c = get_config()  # noqa: F821 - provided by nbgrader when it loads this file
 
@@ -34,5 +39,6 @@ c.Autograde.autograde_preprocessors = autograde_pipeline()
 # so that deleted, edited, reordered or forged grade cells change nothing.
 c.Autograde.sanitize_preprocessors = sanitize_pipeline()
 c.GenerateFeedback.preprocessors = feedback_pipeline()
+c.GenerateFeedback.exporter_class = FeedbackExporter  # nbconvert's HTML, templates compiled once
 
 c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nraise NotImplementedError()"}

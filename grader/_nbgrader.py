@@ -9,7 +9,9 @@ and the points as the cell's result, which nbgrader reads as partial credit.
 No student code runs in a kernel, so nothing it prints can decide a grade.
 """
 
+import jinja2
 import nbformat
+from nbconvert.exporters import HTMLExporter
 from nbconvert.preprocessors import Preprocessor
 from nbformat import v4
 from traitlets import Bool, Float
@@ -20,8 +22,8 @@ from ._judge_server import judge
 from ._structure import restore_structure
 from ._verdicts import stored_verdict
 
-__all__ = ["JudgeHiddenChecks", "RestoreStructure", "autograde_pipeline", "feedback_pipeline",
-           "missing_verdicts", "report_lines", "sanitize_pipeline", "score"]
+__all__ = ["FeedbackExporter", "JudgeHiddenChecks", "RestoreStructure", "autograde_pipeline",
+           "feedback_pipeline", "missing_verdicts", "report_lines", "sanitize_pipeline", "score"]
 
 
 def score(record: dict, points: float) -> float:
@@ -155,3 +157,37 @@ def feedback_pipeline() -> list:
     from nbgrader.preprocessors import ClearHiddenTests
 
     return [*GenerateFeedback().preprocessors, ClearHiddenTests]
+
+
+class _CompiledTemplates(jinja2.BytecodeCache):
+    """Compiled templates, kept for the life of the process.
+
+    Jinja checks each one against its template's source before use, so an
+    edited template is compiled again.
+    """
+
+    def __init__(self):
+        self._code: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        if bucket.key in self._code:
+            bucket.bytecode_from_string(self._code[bucket.key])
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self._code[bucket.key] = bucket.bytecode_to_string()
+
+
+_COMPILED_TEMPLATES = _CompiledTemplates()
+
+
+class FeedbackExporter(HTMLExporter):
+    """nbconvert's HTML exporter, compiling its templates once per process, not per notebook.
+
+    The exporter rebuilds its Jinja environment for every notebook (it registers
+    filters per notebook), so each feedback page compiled nine templates anew.
+    """
+
+    def _create_environment(self):
+        environment = super()._create_environment()
+        environment.bytecode_cache = _COMPILED_TEMPLATES
+        return environment

@@ -10,6 +10,7 @@ comes back, stored by content (``_verdicts``) for nbgrader to pick up.
 
 import collections
 import contextlib
+import itertools
 import os
 from pathlib import Path
 
@@ -21,10 +22,18 @@ from ._structure import restore_structure
 __all__ = ["judge_batch"]
 
 
-def _judge_and_store(nb: dict, assignment: str, folder: str) -> str:
-    _verdicts.store_verdict(Path(folder), nb, assignment,
-                            judge(nb, assignment))
-    return assignment
+def _judge_and_store(nb: dict, assignment: str, folder: str, after=None) -> str | None:
+    """Judge one notebook and store its verdict; why not, if it could not be judged.
+
+    ``after`` is the verdict of the notebook before it in its chain: Dask runs
+    this one where that one ran. A failure is returned, not raised, so that the
+    rest of the chain still runs.
+    """
+    try:
+        _verdicts.store_verdict(Path(folder), nb, assignment, judge(nb, assignment))
+    except Exception as exc:  # noqa: BLE001 - reported; nbgrader judges it again
+        return f"{type(exc).__name__}: {exc}"
+    return None
 
 
 def _pending(batch: dict[str, tuple[dict, list[Path]]], folder: Path) -> dict:
@@ -39,6 +48,21 @@ def _pending(batch: dict[str, tuple[dict, list[Path]]], folder: Path) -> dict:
             if _verdicts.stored_verdict(folder, nb, assignment) is None:
                 pending.setdefault(_verdicts.verdict_key(nb, assignment), (nb, assignment))
     return pending
+
+
+def _chains(order: list, workers: int) -> list[list]:
+    """``order``'s notebooks dealt into chains, each judged one after another on one worker.
+
+    A judge records a check's examples on the first notebook that passes it and
+    replays them for the next ones (``_replay``), so each chain pays the search
+    once. An assignment gets its share of the workers in chains (at least one).
+    """
+    chains = []
+    for _, group in itertools.groupby(order, key=lambda item: item[1][1]):
+        group = list(group)
+        count = max(1, round(workers * len(group) / len(order)))
+        chains += [group[i::count] for i in range(count)]
+    return chains
 
 
 @contextlib.contextmanager
@@ -65,10 +89,16 @@ def _completions(pending: dict, folder: Path, workers: int | None, scheduler: st
         # Later chapters have the heavier checks: start them first, so that no
         # worker is left with a long tail at the end.
         order = sorted(pending.items(), key=lambda item: item[1][1], reverse=True)
-        futures = {client.submit(_judge_and_store, nb, assignment, str(folder), key=key,
-                                 pure=False): assignment for key, (nb, assignment) in order}
+        futures, rank = {}, itertools.count()
+        for chain in _chains(order, len(client.scheduler_info()["workers"]) or 1):
+            previous = None
+            for key, (nb, assignment) in chain:
+                previous = client.submit(_judge_and_store, nb, assignment, str(folder), previous,
+                                         key=key, pure=False, priority=-next(rank))
+                futures[previous] = assignment
         for future in as_completed(futures):
-            failure = f"{future.key}: {future.exception()}" if future.status == "error" else None
+            failure = (f"{future.key}: {future.exception()}" if future.status == "error"
+                       else future.result() and f"{future.key}: {future.result()}")
             progress.advance()
             yield futures[future], failure
     progress.close()

@@ -10,6 +10,7 @@ keeps every step's log under ``instructor/logs/``.
 
 import os
 import sys
+import time
 from pathlib import Path
 
 from ._course import Course
@@ -32,6 +33,9 @@ class NbgraderSteps:
     """The course's nbgrader, configured once; each step returns True if it succeeded."""
 
     def __init__(self, course: Course, release_directory: Path):
+        # jsonschema, imported with nbformat, builds an IRI grammar (about 2 s of CPU)
+        # for a format check ("iri") that no notebook or gradebook schema uses.
+        sys.modules.setdefault("rfc3987_syntax", None)
         from nbgrader.apps import NbGraderAPI
         from traitlets.config.loader import PyFileConfigLoader
 
@@ -42,6 +46,24 @@ class NbgraderSteps:
         config.CourseDirectory.release_directory = str(release_directory)
         self.api, self.logs = NbGraderAPI(config=config), course.instructor / "logs"
         self.logs.mkdir(parents=True, exist_ok=True)
+        self._create_gradebook()
+
+    def _create_gradebook(self, attempts: int = 3) -> None:
+        """Create the gradebook's tables, if they are missing, before any step.
+
+        Two graders starting together on a fresh PostgreSQL gradebook race to
+        create them; the loser's step would fail. It opens the gradebook again,
+        and then finds the tables.
+        """
+        from nbgrader.api import Gradebook
+        from sqlalchemy.exc import SQLAlchemyError
+
+        for attempt in range(attempts):
+            try:
+                with Gradebook(self.api.coursedir.db_url, self.api.coursedir.course_id):
+                    return
+            except SQLAlchemyError:
+                time.sleep(0.5 * (attempt + 1))  # the steps report it, if it persists
 
     def generate_assignment(self, assignment: str) -> bool:
         """Register the source cells and their checksums in the gradebook."""

@@ -17,6 +17,7 @@ import json
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from . import _gradebook, _notebook, _steps, _triage
@@ -60,7 +61,7 @@ def _judge_ahead(course: Course, assignments: list[str], jobs: int | None,
     started = time.monotonic()
     failures = judge_batch(batch, course.instructor / "verdicts", workers=jobs,
                            scheduler=scheduler, when_judged=then)
-    print(f"judged and graded in {time.monotonic() - started:.1f} s", flush=True)
+    print(f"judged in {time.monotonic() - started:.1f} s", flush=True)
     for failure in failures:
         print(f"  judged again by nbgrader: {failure}", file=sys.stderr)
 
@@ -77,8 +78,11 @@ def grade(course: Course, assignments: list[str], jobs: int | None = None,
     problems = {a: _triage.triage(course.instructor / "submitted", a,
                                   course.release_notebook(a)) for a in assignments}
     failed = []
-    # nbgrader's import takes seconds: made on first use, while the cluster judges.
     steps = functools.cache(lambda: NbgraderSteps(course, course.instructor / "release"))
+
+    def register_releases() -> None:  # needs no verdict: done while the cluster starts
+        failed.extend(f"generate_assignment {a}" for a in assignments
+                      if not steps().generate_assignment(a))
 
     def through_nbgrader(assignment: str) -> None:
         students = [p.parent.parent.name for p in _submitted(course, assignment)]
@@ -86,11 +90,17 @@ def grade(course: Course, assignments: list[str], jobs: int | None = None,
                       in _grade_steps(steps(), assignment, students) if not ok)
         failed.extend(_verify_and_summarize(course, assignment, problems[assignment]))
 
-    if jobs != 1 or scheduler:
-        _judge_ahead(course, assignments, jobs, scheduler, problems, then=through_nbgrader)
-    else:
-        for assignment in assignments:
-            through_nbgrader(assignment)
+    # nbgrader's steps, one core's work, in a thread of their own: in the order
+    # assignments are judged, while the cluster judges the rest.
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="nbgrader") as lane:
+        queued = [lane.submit(register_releases)]
+        if jobs != 1 or scheduler:
+            _judge_ahead(course, assignments, jobs, scheduler, problems,
+                         then=lambda a: queued.append(lane.submit(through_nbgrader, a)))
+        else:
+            queued += [lane.submit(through_nbgrader, a) for a in assignments]
+        for step in queued:
+            step.result()
     failed += [] if steps().export(course.instructor / "grades.csv") else ["export"]
     print(f"CSV: {course.instructor / 'grades.csv'}   feedback: {course.instructor / 'feedback'}")
     if failed:
@@ -99,8 +109,7 @@ def grade(course: Course, assignments: list[str], jobs: int | None = None,
 
 
 def _grade_steps(steps: NbgraderSteps, assignment: str, students: list[str]):
-    """(step, succeeded) for nbgrader's steps on one assignment, in order."""
-    yield "generate_assignment", steps.generate_assignment(assignment)
+    """(step, succeeded) for nbgrader's steps on one assignment's submissions, in order."""
     yield "autograde", steps.autograde(assignment, students)
     yield "generate_feedback", steps.generate_feedback(assignment, students)
 
