@@ -25,7 +25,7 @@ __all__ = ["judge_batch"]
 def _judge_and_store(nb: dict, assignment: str, folder: str, after=None) -> str | None:
     """Judge one notebook and store its verdict; why not, if it could not be judged.
 
-    ``after`` is the verdict of the notebook before it in its chain: Dask runs
+    ``after`` is what the notebook before it in its chain returned: Dask runs
     this one where that one ran. A failure is returned, not raised, so that the
     rest of the chain still runs.
     """

@@ -89,8 +89,13 @@ class ExampleReplay:
         self._examples: dict[tuple, list] = {}  # (check file digest, test id) → examples
         self.replayed = self.searched = 0
 
+    def pytest_sessionstart(self, session):
+        self._digests: dict = {}  # check file → digest, read once per notebook
+
     def _key(self, item) -> tuple:
-        return hashlib.sha256(item.path.read_bytes()).hexdigest(), item.nodeid
+        if item.path not in self._digests:
+            self._digests[item.path] = hashlib.sha256(item.path.read_bytes()).hexdigest()
+        return self._digests[item.path], item.nodeid
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_pyfunc_call(self, pyfuncitem):
