@@ -27,7 +27,7 @@ import threading
 import time
 from pathlib import Path
 
-from . import _sandbox, _zygote
+from . import _sandbox
 
 __all__ = ["judge", "serve"]
 
@@ -105,6 +105,8 @@ def serve(run_judge) -> int:
     answers = os.fdopen(os.dup(1), "w", buffering=1)
     os.dup2(2, 1)  # whatever pytest prints cannot garble the answers
     import hypothesis  # noqa: F401 - imported now, so that freeze() below covers it
+
+    from . import _zygote  # torch: the judge's import, not its clients'
 
     # Forked now, before any notebook: the zygote starts with torch imported.
     _zygote.fork_zygote_here()

@@ -161,3 +161,12 @@ def test_a_judge_is_recycled_after_its_share_of_notebooks(monkeypatch):
     nb = {"cells": [{"cell_type": "code", "metadata": {}, "source": "x = 1"}]}
     verdict = _judge_server.judge(nb, "02_creating_tensors")
     assert verdict["exercises"] and _judge_server._idle == []
+
+
+def test_the_grading_command_and_cluster_workers_leave_torch_to_the_judges():
+    # Each client import of torch costs seconds of CPU while the judges start.
+    code = ("import sys, grader.cli, grader._parallel, grader._judge_server\n"
+            "print(sorted(m for m in ('torch', 'pytest', 'hypothesis') if m in sys.modules))")
+    imported = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                              text=True, check=True).stdout.strip()
+    assert imported == "[]"
