@@ -60,6 +60,7 @@ class NbgraderSteps:
 
         for attempt in range(attempts):
             try:
+                _create_tables(self.api.coursedir.db_url)
                 with Gradebook(self.api.coursedir.db_url, self.api.coursedir.course_id):
                     return
             except SQLAlchemyError:
@@ -114,3 +115,30 @@ class NbgraderSteps:
             print(f"nbgrader {name} failed{' for ' + student if student else ''}:\n{tail}",
                   file=sys.stderr, flush=True)
         return bool(result.get("success"))
+
+
+def _create_tables(db_url: str) -> None:
+    """A fresh gradebook's schema, as nbgrader's ``Gradebook`` creates it.
+
+    nbgrader stamps a new gradebook with the schema's alembic revision, which
+    it asks of an ``alembic heads`` subprocess: about 6 s of CPU (it imports
+    nbgrader again) while the judges start. Here alembic reads the same
+    revision in this process. An existing gradebook is left as it is.
+    """
+    import nbgrader.api
+    from alembic.script import ScriptDirectory
+    from sqlalchemy import create_engine, inspect, text
+
+    engine = create_engine(db_url, future=True)
+    try:
+        with engine.begin() as connection:
+            if inspect(connection).get_table_names():
+                return
+            nbgrader.api.Base.metadata.create_all(bind=connection)
+            scripts = ScriptDirectory(str(Path(nbgrader.api.__file__).parent / "alembic"))
+            connection.execute(text("CREATE TABLE alembic_version "
+                                    "(version_num VARCHAR(32) NOT NULL)"))
+            connection.execute(text("INSERT INTO alembic_version (version_num) VALUES (:head)"),
+                               {"head": scripts.get_current_head()})
+    finally:
+        engine.dispose()
