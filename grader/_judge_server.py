@@ -39,7 +39,7 @@ class _WarmJudge:
         self.proc = _sandbox.start_tied(
             [sys.executable, "-m", "grader._judge", "--serve"], stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        self.served = 0
+        self.served, self.owner = 0, threading.get_ident()
 
     def judge(self, request: dict, timeout: float) -> str:
         """Send one request; the judge's one-line answer ("ok" or why not)."""
@@ -67,10 +67,18 @@ _lock = threading.Lock()
 
 
 def _take() -> _WarmJudge:
+    """An idle judge, the one this thread used last if there is one.
+
+    Threads that judge in parallel (a cluster's in-process workers) each keep
+    to their own judge, and so replay what it recorded (``_replay``).
+    """
+    me = threading.get_ident()
     with _lock:
+        _idle.sort(key=lambda warm: warm.owner == me)  # this thread's own judge last
         while _idle:
             warm = _idle.pop()
             if warm.proc.poll() is None:
+                warm.owner = me
                 return warm
     return _WarmJudge()
 

@@ -1,6 +1,6 @@
 """Judge every submission of a batch in parallel, on a Dask cluster.
 
-A local cluster of worker processes by default (one per core); give a
+A local cluster by default (one worker per core, in this process); give a
 scheduler address to spread the batch over a real cluster whose workers see
 the same course folder. Each task is one notebook: a judge process with its
 own sandboxed student process, exactly as in serial grading, from a warm
@@ -37,7 +37,8 @@ def _judge_and_store(nb: dict, assignment: str, folder: str, after=None) -> str 
 
 
 def _pending(batch: dict[str, tuple[dict, list[Path]]], folder: Path) -> dict:
-    """key → (notebook, assignment) to judge: no stored verdict yet, each code once."""
+    """key → (notebook, assignment, its submissions) to judge: no stored verdict yet,
+    each code once."""
     pending = {}
     for assignment, (release, submissions) in batch.items():
         for path in submissions:
@@ -46,7 +47,8 @@ def _pending(batch: dict[str, tuple[dict, list[Path]]], folder: Path) -> dict:
             except (OSError, ValueError, KeyError, TypeError, AttributeError):
                 continue  # triage reports it; nbgrader's own run says why
             if _verdicts.stored_verdict(folder, nb, assignment) is None:
-                pending.setdefault(_verdicts.verdict_key(nb, assignment), (nb, assignment))
+                key = _verdicts.verdict_key(nb, assignment)
+                pending.setdefault(key, (nb, assignment, []))[2].append(path)
     return pending
 
 
@@ -65,6 +67,19 @@ def _chains(order: list, workers: int) -> list[list]:
     return chains
 
 
+def _queues(chains: list[list], workers: list[str]) -> dict[str, list]:
+    """The chains dealt to the workers, each chain whole to the least loaded one.
+
+    A worker judges its queue in order, one notebook at a time: its assignments
+    are judged one after another, so nbgrader can take each in turn while the
+    cluster judges the rest, and no worker's queue interleaves two searches.
+    """
+    queues = {worker: [] for worker in workers}
+    for chain in chains:
+        min(queues.values(), key=len).extend(chain)
+    return queues
+
+
 @contextlib.contextmanager
 def _client(workers: int | None, scheduler: str | None):
     from distributed import Client, LocalCluster
@@ -73,15 +88,18 @@ def _client(workers: int | None, scheduler: str | None):
         with Client(scheduler) as client:
             yield client
         return
-    # Closed here, not at exit: a client does not close a cluster it was handed,
-    # and its workers (each with a warm judge) would idle through nbgrader's steps.
+    # Workers in this process: each only waits on its warm judge (a process of its
+    # own, with the student's sandboxed process under it), so a worker process
+    # of its own would add nothing but its start-up. Closed here, not at exit:
+    # its judges would idle through nbgrader's steps.
     with LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1,
-                      processes=True, dashboard_address=None) as cluster, Client(cluster) as client:
+                      processes=False, dashboard_address=None) as cluster, \
+            Client(cluster) as client:
         yield client
 
 
 def _completions(pending: dict, folder: Path, workers: int | None, scheduler: str | None):
-    """(assignment, failure or None) for each notebook judged, as they complete."""
+    """(assignment, submissions, failure or None) for each notebook judged, as they complete."""
     from distributed import as_completed
 
     progress = ProgressLine(len(pending), "notebooks judged")
@@ -89,41 +107,50 @@ def _completions(pending: dict, folder: Path, workers: int | None, scheduler: st
         # Later chapters have the heavier checks: start them first, so that no
         # worker is left with a long tail at the end.
         order = sorted(pending.items(), key=lambda item: item[1][1], reverse=True)
-        futures, rank = {}, itertools.count()
-        for chain in _chains(order, len(client.scheduler_info()["workers"]) or 1):
+        workers = list(client.scheduler_info()["workers"]) or [None]
+        futures = {}
+        for worker, queue in _queues(_chains(order, len(workers)), workers).items():
             previous = None
-            for key, (nb, assignment) in chain:
+            for key, (nb, assignment, paths) in queue:
+                # Where the queue is dealt, unless that worker is gone.
                 previous = client.submit(_judge_and_store, nb, assignment, str(folder), previous,
-                                         key=key, pure=False, priority=-next(rank))
-                futures[previous] = assignment
+                                         key=key, pure=False, workers=worker and [worker],
+                                         allow_other_workers=True)
+                futures[previous] = assignment, paths
         for future in as_completed(futures):
             failure = (f"{future.key}: {future.exception()}" if future.status == "error"
                        else future.result() and f"{future.key}: {future.result()}")
             progress.advance()
-            yield futures[future], failure
+            yield *futures[future], failure
     progress.close()
 
 
 def judge_batch(batch: dict[str, tuple[dict, list[Path]]], folder: Path,
                 workers: int | None = None, scheduler: str | None = None,
-                when_judged=None) -> list[str]:
+                each_judged=None, when_judged=None) -> list[str]:
     """Judge what is not judged yet; return the failures (nbgrader will judge those again).
 
     ``batch``: assignment → (its released notebook, the submitted notebooks).
-    ``when_judged(assignment)`` runs in this thread as soon as every notebook of
-    that assignment is judged, while the cluster judges the rest: nbgrader's
-    steps, one core's work, overlap with judging instead of following it.
+    Callbacks run in this thread while the cluster judges the rest, so that
+    nbgrader's steps (one core's work) overlap with judging instead of following it:
+    ``each_judged(assignment, submissions)`` as each notebook's verdict is stored
+    (the submissions with that code), ``when_judged(assignment)`` once every
+    notebook of that assignment is judged.
     """
+    each = each_judged or (lambda assignment, submissions: None)
     notify = when_judged or (lambda assignment: None)
     pending = _pending(batch, folder)
-    left = collections.Counter(assignment for _, assignment in pending.values())
+    left = collections.Counter(assignment for _, assignment, _ in pending.values())
     for assignment in batch:
         if not left[assignment]:
             notify(assignment)
     failures, last = [], None
-    for assignment, failure in (_completions(pending, folder, workers, scheduler)
-                                if pending else ()):
-        failures += [failure] if failure else []
+    for assignment, paths, failure in (_completions(pending, folder, workers, scheduler)
+                                       if pending else ()):
+        if failure:
+            failures.append(failure)
+        else:
+            each(assignment, paths)
         left[assignment] -= 1
         if left[assignment]:
             continue

@@ -18,6 +18,8 @@ from ._progress import ProgressLine
 
 __all__ = ["NbgraderSteps", "with_scripts_on_path"]
 
+STEPS = ("autograde", "generate_feedback")  # per student, in this order
+
 
 def with_scripts_on_path() -> dict:
     """The environment with this interpreter's scripts first on PATH.
@@ -46,6 +48,7 @@ class NbgraderSteps:
         config.CourseDirectory.release_directory = str(release_directory)
         self.api, self.logs = NbGraderAPI(config=config), course.instructor / "logs"
         self.logs.mkdir(parents=True, exist_ok=True)
+        self._begun: set[str] = set()
         self._create_gradebook()
 
     def _create_gradebook(self, attempts: int = 3) -> None:
@@ -72,12 +75,34 @@ class NbgraderSteps:
         return self._record(f"generate_assignment-{assignment}", "",
                             self.api.generate_assignment(assignment, force=True))
 
-    def autograde(self, assignment: str, students: list[str]) -> bool:
-        return self._per_student("autograde", assignment, students, self.api.autograde)
+    def grade(self, assignment: str, students: list[str]) -> list[str]:
+        """autograde, then generate_feedback, for each student in turn; the steps that failed.
 
-    def generate_feedback(self, assignment: str, students: list[str]) -> bool:
-        return self._per_student("generate_feedback", assignment, students,
-                                 self.api.generate_feedback)
+        A student's feedback needs only that student's autograded notebook, so
+        the grading command sends each notebook through as soon as it is judged.
+        """
+        # A batch gets a progress line; a notebook sent through as it is judged needs none.
+        progress = ProgressLine(len(students), "notebooks") if len(students) > 1 else None
+        if progress:
+            print(f"nbgrader {', '.join(STEPS)} {assignment} ({len(students)} notebooks)",
+                  flush=True)
+        failed = []
+        for student in students:
+            for step in STEPS:
+                result = getattr(self.api, step)(assignment, student, force=True)
+                if not self._record(self._log(step, assignment), student, result):
+                    failed.append(f"{step} {assignment} ({student})")
+            if progress:
+                progress.advance()
+        if progress:
+            progress.close()
+        return failed
+
+    def report(self, assignment: str, count: int) -> None:
+        """Say that all of ``assignment`` went through nbgrader, and where the logs are."""
+        for step in STEPS:
+            print(f"nbgrader {step} {assignment} ({count} notebooks)  "
+                  f"log: {self.logs / self._log(step, assignment)}.log", flush=True)
 
     def export(self, csv: Path) -> bool:
         """Every assignment's grades as CSV (nbgrader's own exporter)."""
@@ -93,17 +118,13 @@ class NbgraderSteps:
             return self._record("export", "", {"success": False, "error": repr(exc)})
         return True
 
-    def _per_student(self, step: str, assignment: str, students: list[str], run) -> bool:
-        print(f"nbgrader {step} {assignment} ({len(students)} notebooks)", flush=True)
-        progress, ok = ProgressLine(len(students), "notebooks"), True
-        log = self.logs / f"{step}-{assignment}.log"
-        log.write_text("", encoding="utf-8")
-        for student in students:
-            ok &= self._record(log.stem, student, run(assignment, student, force=True))
-            progress.advance()
-        progress.close()
-        print(f"  log: {log}", flush=True)
-        return ok
+    def _log(self, step: str, assignment: str) -> str:
+        """The name of a step's log for an assignment, emptied at its first use in this run."""
+        name = f"{step}-{assignment}"
+        if name not in self._begun:
+            (self.logs / f"{name}.log").write_text("", encoding="utf-8")
+            self._begun.add(name)
+        return name
 
     def _record(self, name: str, student: str, result: dict) -> bool:
         """Append nbgrader's log of one step to its log file; say why it failed, if it did."""

@@ -12,6 +12,7 @@
 """
 
 import argparse
+import collections
 import functools
 import json
 import subprocess
@@ -52,15 +53,16 @@ def _submitted(course: Course, assignment: str, skip=()) -> list[Path]:
 
 
 def _judge_ahead(course: Course, assignments: list[str], jobs: int | None,
-                 scheduler: str | None, problems: dict[str, dict[str, str]], then) -> None:
-    """Judge the whole batch in parallel; ``then(assignment)`` as each one is judged."""
+                 scheduler: str | None, problems: dict[str, dict[str, str]],
+                 each_judged, when_judged) -> None:
+    """Judge the whole batch in parallel, calling back as notebooks and assignments are judged."""
     batch = {a: (_load(course.release_notebook(a)), _submitted(course, a, problems[a]))
              for a in assignments}
     count = sum(len(paths) for _, paths in batch.values())
     print(f"judging {count} submission(s) of {', '.join(assignments)} in parallel", flush=True)
     started = time.monotonic()
     failures = judge_batch(batch, course.instructor / "verdicts", workers=jobs,
-                           scheduler=scheduler, when_judged=then)
+                           scheduler=scheduler, each_judged=each_judged, when_judged=when_judged)
     print(f"judged in {time.monotonic() - started:.1f} s", flush=True)
     for failure in failures:
         print(f"  judged again by nbgrader: {failure}", file=sys.stderr)
@@ -72,33 +74,42 @@ def grade(course: Course, assignments: list[str], jobs: int | None = None,
 
     ``jobs`` judges that many notebooks at once on a local Dask cluster (default:
     one per core; 1 = no cluster), ``scheduler`` on an existing cluster instead.
-    nbgrader takes each assignment as soon as all its notebooks are judged.
+    nbgrader takes each notebook as soon as it is judged, and sums up each
+    assignment as soon as all its notebooks are.
     """
     course.instructor.mkdir(parents=True, exist_ok=True)  # sqlite will not make folders
     problems = {a: _triage.triage(course.instructor / "submitted", a,
                                   course.release_notebook(a)) for a in assignments}
-    failed = []
+    failed, through = [], collections.defaultdict(set)
     steps = functools.cache(lambda: NbgraderSteps(course, course.instructor / "release"))
 
     def register_releases() -> None:  # needs no verdict: done while the cluster starts
         failed.extend(f"generate_assignment {a}" for a in assignments
                       if not steps().generate_assignment(a))
 
-    def through_nbgrader(assignment: str) -> None:
+    def through_nbgrader(assignment: str, students: list[str]) -> None:
+        students = [s for s in students if s not in through[assignment]]
+        through[assignment].update(students)
+        failed.extend(steps().grade(assignment, students))
+
+    def finish(assignment: str) -> None:
+        # The rest: judged in an earlier run, ungradable, or judged by nbgrader now.
         students = [p.parent.parent.name for p in _submitted(course, assignment)]
-        failed.extend(f"{step} {assignment}" for step, ok
-                      in _grade_steps(steps(), assignment, students) if not ok)
+        through_nbgrader(assignment, students)
+        steps().report(assignment, len(students))
         failed.extend(_verify_and_summarize(course, assignment, problems[assignment]))
 
-    # nbgrader's steps, one core's work, in a thread of their own: in the order
-    # assignments are judged, while the cluster judges the rest.
+    # nbgrader's steps, one core's work, in a thread of their own: each notebook
+    # as soon as it is judged, while the cluster judges the rest.
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="nbgrader") as lane:
         queued = [lane.submit(register_releases)]
         if jobs != 1 or scheduler:
             _judge_ahead(course, assignments, jobs, scheduler, problems,
-                         then=lambda a: queued.append(lane.submit(through_nbgrader, a)))
+                         each_judged=lambda a, paths: queued.append(lane.submit(
+                             through_nbgrader, a, [p.parent.parent.name for p in paths])),
+                         when_judged=lambda a: queued.append(lane.submit(finish, a)))
         else:
-            queued += [lane.submit(through_nbgrader, a) for a in assignments]
+            queued += [lane.submit(finish, a) for a in assignments]
         for step in queued:
             step.result()
     failed += [] if steps().export(course.instructor / "grades.csv") else ["export"]
@@ -106,12 +117,6 @@ def grade(course: Course, assignments: list[str], jobs: int | None = None,
     if failed:
         print(f"FAILED steps: {', '.join(failed)} (see the log above)", file=sys.stderr)
     return int(bool(failed))
-
-
-def _grade_steps(steps: NbgraderSteps, assignment: str, students: list[str]):
-    """(step, succeeded) for nbgrader's steps on one assignment's submissions, in order."""
-    yield "autograde", steps.autograde(assignment, students)
-    yield "generate_feedback", steps.generate_feedback(assignment, students)
 
 
 def _verify_and_summarize(course: Course, assignment: str, problems: dict[str, str]) -> list:

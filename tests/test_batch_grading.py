@@ -13,6 +13,8 @@ import random
 
 from _batch import STUDENTS, grade_to_the_end, kill_after, outcome, write_submissions
 
+from grader import _parallel
+
 
 def test_the_serial_reference_run_grades_every_student_once(serial_reference):
     graded, _ = serial_reference
@@ -50,3 +52,9 @@ def test_a_cluster_given_by_address_grades_exactly_like_the_serial_run(serial_re
     # Every notebook was judged on the cluster: nbgrader's own pass judged none.
     assert "no verdict judged ahead" not in log
     assert len(list((instructor / "verdicts").glob("*.json"))) == len(STUDENTS)
+
+
+def test_each_chain_goes_whole_to_the_least_loaded_worker():
+    chains = [["a1", "a2", "a3"], ["b1", "b2"], ["c1"], ["d1", "d2"]]
+    queues = _parallel._queues(chains, ["w1", "w2"])
+    assert queues == {"w1": ["a1", "a2", "a3", "d1", "d2"], "w2": ["b1", "b2", "c1"]}
