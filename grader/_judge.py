@@ -21,7 +21,7 @@ from . import _judge_server, _notebook, _sandbox
 from ._errors import StudentError
 from ._plugin import STUDENT
 from ._remote import configured_student
-from ._replay import ExampleReplay
+from ._replay import ExampleReplay, unfinished
 
 __all__ = ["hidden_checks_path", "run_judge", "judge_in_subprocess"]
 
@@ -57,8 +57,8 @@ def _describe_failure(exc: BaseException, fixtures=()) -> str:
     else:
         text = f"the check could not run ({type(exc).__name__})"
     example = _example_from_notes(exc, fixtures)
-    if example:
-        text += f"\nsmallest failing input: {example}"
+    if example:  # an unfinished exercise's input is not shrunk (``_replay``)
+        text += f"\n{'failing' if unfinished(exc) else 'smallest failing'} input: {example}"
     return text[:_DETAIL_LIMIT]
 
 

@@ -14,15 +14,15 @@ calls the test body on those arguments directly:
 * one fails: the check runs under hypothesis from scratch, which finds,
   shrinks and reports the failure as it always does.
 
-A verdict is therefore the one hypothesis gives, for answers that depend only
-on their inputs, which every check assumes. (An answer that depends on the
-calls before it, say one drawn from an unseeded global generator, has seen
-the replayed calls before the search: the values its failure shows can differ
-from a fresh judge's.) The recorded examples come
-from the judge's own strategies only; the student's process never sees them
-as anything but copies, so nothing a submission does can change them.
+A search first runs without hypothesis's shrink phase, which only follows a
+failure: a check that passes is decided there. A failure is searched again
+with shrinking, for the smallest failing input, unless it is an unfinished
+exercise (the stub's bare ``NotImplementedError``): its input does not matter,
+and shrinking it would be hundreds of draws of tensors, often most of a
+notebook's judging time.
 """
 
+import contextlib
 import copy
 import functools
 import hashlib
@@ -31,8 +31,11 @@ import random
 
 import pytest
 import torch
+from hypothesis import Phase, settings
 
-__all__ = ["ExampleReplay"]
+from ._errors import StudentRaised
+
+__all__ = ["ExampleReplay", "unfinished"]
 
 _UNREPLAYABLE = object()  # an argument that cannot be deep-copied (a check we always search)
 
@@ -63,6 +66,26 @@ def _recording(inner, fixtures: set, log: list):
         return inner(*args, **kwargs)
 
     return record
+
+
+def unfinished(failure: BaseException) -> bool:
+    """Whether a check failed on an exercise not written yet: the stub's bare
+    ``raise NotImplementedError()`` (torch's own NotImplementedErrors say why)."""
+    return (isinstance(failure, StudentRaised) and failure.type_name == "NotImplementedError"
+            and not failure.message)
+
+
+@contextlib.contextmanager
+def _without_shrinking(test):
+    """``test`` (a ``@given`` check) runs with its own settings, less the shrink phase."""
+    # The settings @given reads at each run (@settings cannot be applied twice).
+    own = test._hypothesis_internal_use_settings
+    phases = [phase for phase in own.phases if phase is not Phase.shrink]
+    test._hypothesis_internal_use_settings = settings(own, phases=phases)
+    try:
+        yield
+    finally:
+        test._hypothesis_internal_use_settings = own
 
 
 def _replays(inner, fixtures: dict, examples: list) -> bool:
@@ -114,7 +137,14 @@ class ExampleReplay:
         inner = handle.inner_test
         handle.inner_test = _recording(inner, set(fixtures), log)
         try:
-            pyfuncitem.obj(**fixtures)  # raises if the check fails: nothing is recorded
+            with _without_shrinking(pyfuncitem.obj):
+                pyfuncitem.obj(**fixtures)  # raises if the check fails: nothing is recorded
+        except (Exception, pytest.fail.Exception) as failure:  # re-raised: shrunk unless unfinished
+            handle.inner_test = inner
+            if unfinished(failure):
+                raise
+            pyfuncitem.obj(**fixtures)  # again, shrinking: the smallest failing input
+            raise  # (had it passed this time, the first failure stands)
         finally:
             handle.inner_test = inner
         if not any(entry is _UNREPLAYABLE for entry in log):

@@ -19,12 +19,15 @@ import pytest, torch
 from hypothesis import given, settings, strategies as st
 from grader._strategies import layouts
 
+CALLS = []
+
 
 @pytest.mark.exercise("double")
 @settings(max_examples=25)
 @given(x=layouts(permute=True, step=True, offset=True, expand=True))
 def test_double_on_any_layout(x, *, student):
     """doubles tensors of any layout"""
+    CALLS.append(x)
     got = student.double(x)
     assert torch.equal(got, x * 2), f"double({x.tolist()}) returned {got.tolist()}"
 
@@ -38,6 +41,9 @@ def test_double_inside_a_graph(x, *, student):
 '''
 RIGHT = "def double(x):\n    return x * 2\n"
 WRONG_FROM_2D = "def double(x):\n    return x * 2 if x.dim() < 2 else x * 3\n"
+STUB = "def double(x):\n    # YOUR CODE HERE\n    raise NotImplementedError()\n"
+NOT_FOR_2D = ("def double(x):\n    if x.dim() >= 2:\n"
+              "        raise NotImplementedError('not for matrices')\n    return x * 2\n")
 
 
 def _judge_with(replay: ExampleReplay, source: str, tmp_path, monkeypatch,
@@ -72,6 +78,28 @@ def test_a_failure_among_replayed_examples_is_searched_and_shrunk(tmp_path, monk
     layout_check = replayed["exercises"]["double"]["checks"][0]
     assert not layout_check["passed"]
     assert "smallest failing input: x=" in layout_check["detail"]
+
+
+def _layout_check(source: str, tmp_path, monkeypatch) -> tuple[str, int]:
+    """The layout check's detail for ``source``, and how often its body ran."""
+    verdict = _judge_with(ExampleReplay(), source, tmp_path, monkeypatch)
+    calls = sys.modules[f"checks_{tmp_path.name}"].CALLS
+    return verdict["exercises"]["double"]["checks"][0]["detail"], len(calls)
+
+
+def test_an_unfinished_exercise_fails_on_its_first_input_without_shrinking(tmp_path,
+                                                                              monkeypatch):
+    detail, calls = _layout_check(STUB, tmp_path, monkeypatch)
+    assert detail.startswith("your code: NotImplementedError\nfailing input: x=")
+    wrong_detail, wrong_calls = _layout_check(WRONG_FROM_2D, tmp_path, monkeypatch)
+    assert "smallest failing input: x=" in wrong_detail
+    assert calls < 5 < wrong_calls  # the stub's first failure is final; a wrong answer shrinks
+
+
+def test_a_not_implemented_error_that_says_why_is_shrunk(tmp_path, monkeypatch):
+    detail, _ = _layout_check(NOT_FOR_2D, tmp_path, monkeypatch)
+    assert detail == ("your code: NotImplementedError: not for matrices\n"
+                      "smallest failing input: x=tensor([], size=(0, 0), dtype=torch.int64)")
 
 
 def test_a_changed_check_file_is_searched_again(tmp_path, monkeypatch):
