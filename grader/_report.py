@@ -18,8 +18,12 @@ def plot_scores(table: dict[str, dict[str, float]], points: dict[str, float], pa
     columns = [*points, "total"]
     maxima = {**points, "total": sum(points.values())}
     ncols = min(4, len(columns))
-    fig, axes = plt.subplots(math.ceil(len(columns) / ncols), ncols, squeeze=False,
-                             figsize=(3.2 * ncols, 2.4 * math.ceil(len(columns) / ncols)))
+    nrows = math.ceil(len(columns) / ncols)
+    width, height = 3.2 * ncols, 2.4 * nrows
+    fig, axes = plt.subplots(nrows, ncols, squeeze=False, figsize=(width, height))
+    # Margins in inches, fixed: tight_layout would measure every label (most of the time).
+    fig.subplots_adjust(left=0.45 / width, right=1 - 0.15 / width, bottom=0.5 / height,
+                        top=1 - 0.6 / height, wspace=0.3, hspace=0.75)
     for ax, column in zip(axes.flat, columns):
         fractions = [row.get(column, 0.0) / maxima[column] for row in table.values()]
         ax.hist(fractions, bins=_BINS, color="#4c72b0" if column != "total" else "#dd8452",
@@ -30,7 +34,6 @@ def plot_scores(table: dict[str, dict[str, float]], points: dict[str, float], pa
         ax.yaxis.get_major_locator().set_params(integer=True)
     for ax in list(axes.flat)[len(columns):]:
         ax.set_visible(False)
-    fig.suptitle(f"{title}: {len(table)} students", fontsize=11)
-    fig.tight_layout()
+    fig.suptitle(f"{title}: {len(table)} student{'s' * (len(table) != 1)}", fontsize=11)
     fig.savefig(path, dpi=110)
     plt.close(fig)
