@@ -12,6 +12,7 @@ duration of the reference run so that they land in every phase.
 import random
 
 from _batch import STUDENTS, grade_to_the_end, kill_after, outcome, write_submissions
+from conftest import ASSIGNMENTS, COURSE, load_notebook
 
 from grader import _parallel
 
@@ -58,3 +59,27 @@ def test_each_chain_goes_whole_to_the_least_loaded_worker():
     chains = [["a1", "a2", "a3"], ["b1", "b2"], ["c1"], ["d1", "d2"]]
     queues = _parallel._queues(chains, ["w1", "w2"])
     assert queues == {"w1": ["a1", "a2", "a3", "d1", "d2"], "w2": ["b1", "b2", "c1"]}
+
+
+def test_each_notebook_is_handed_on_as_soon_as_it_is_judged(tmp_path, monkeypatch):
+    # nbgrader takes each notebook while the cluster judges the rest, and each
+    # assignment once all its notebooks are judged (the judge is stubbed out).
+    batch = {}
+    for assignment in ASSIGNMENTS[:2]:
+        write_submissions(tmp_path, assignment)
+        batch[assignment] = (load_notebook(COURSE.release_notebook(assignment)),
+                             sorted((tmp_path / "submitted").glob(f"*/{assignment}/*.ipynb")))
+    monkeypatch.setattr(_parallel, "judge", lambda nb, assignment: {"assignment": assignment})
+    events = []
+    failures = _parallel.judge_batch(
+        batch, tmp_path / "verdicts", workers=2,
+        each_judged=lambda a, paths: events.extend(("notebook", a, p.parent.parent.name)
+                                                   for p in paths),
+        when_judged=lambda a: events.append(("assignment", a)))
+    assert failures == []
+    for assignment, (_, paths) in batch.items():
+        students = {p.parent.parent.name for p in paths}
+        done = events.index(("assignment", assignment))
+        assert {e[2] for e in events[:done] if e[:2] == ("notebook", assignment)} == students
+        assert events.count(("assignment", assignment)) == 1
+    assert len(events) == sum(len(paths) for _, paths in batch.values()) + len(batch)
