@@ -20,6 +20,15 @@ with shrinking, for the smallest failing input, unless it is an unfinished
 exercise (the stub's bare ``NotImplementedError``): its input does not matter,
 and shrinking it would be hundreds of draws of tensors, often most of a
 notebook's judging time.
+
+A verdict is therefore the one hypothesis gives, for answers that depend only
+on their inputs, which every check assumes (an unfinished exercise shows its
+first failing input, not its smallest). An answer that depends on the calls
+before it, say one drawn from an unseeded global generator, has seen the
+replayed calls before the search: the values its failure shows can differ
+from a fresh judge's. The recorded examples come from the judge's own
+strategies only; the student's process never sees them as anything but
+copies, so nothing a submission does can change them.
 """
 
 import contextlib
