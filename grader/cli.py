@@ -53,6 +53,11 @@ def _submitted(course: Course, assignment: str, skip=()) -> list[Path]:
             if folder.parent.name not in skip]
 
 
+def _students(submissions: list[Path]) -> list[str]:
+    """The students of submitted notebooks (``submitted/<student>/<assignment>/<nb>``)."""
+    return [path.parent.parent.name for path in submissions]
+
+
 def _judge_ahead(course: Course, assignments: list[str], jobs: int | None,
                  scheduler: str | None, problems: dict[str, dict[str, str]],
                  each_judged, when_judged) -> None:
@@ -95,7 +100,7 @@ def grade(course: Course, assignments: list[str], jobs: int | None = None,
 
     def finish(assignment: str) -> None:
         # The rest: judged in an earlier run, ungradable, or judged by nbgrader now.
-        students = [p.parent.parent.name for p in _submitted(course, assignment)]
+        students = _students(_submitted(course, assignment))
         through_nbgrader(assignment, students)
         steps().report(assignment, len(students))
         failed.extend(_verify_and_summarize(course, assignment, problems[assignment]))
@@ -106,8 +111,8 @@ def grade(course: Course, assignments: list[str], jobs: int | None = None,
         queued = [lane.submit(register_releases)]
         if jobs != 1 or scheduler:
             _judge_ahead(course, assignments, jobs, scheduler, problems,
-                         each_judged=lambda a, paths: queued.append(lane.submit(
-                             through_nbgrader, a, [p.parent.parent.name for p in paths])),
+                         each_judged=lambda a, paths: queued.append(
+                             lane.submit(through_nbgrader, a, _students(paths))),
                          when_judged=lambda a: queued.append(lane.submit(finish, a)))
         else:
             queued += [lane.submit(finish, a) for a in assignments]
