@@ -77,6 +77,17 @@ def _recording(inner, fixtures: set, log: list):
     return record
 
 
+@contextlib.contextmanager
+def _recorded(handle, fixtures: set, log: list):
+    """hypothesis's test body, logging each call's drawn arguments (``_recording``)."""
+    inner = handle.inner_test
+    handle.inner_test = _recording(inner, fixtures, log)
+    try:
+        yield
+    finally:
+        handle.inner_test = inner
+
+
 def unfinished(failure: BaseException) -> bool:
     """Whether a check failed on an exercise not written yet: the stub's bare
     ``raise NotImplementedError()`` (torch's own NotImplementedErrors say why)."""
@@ -143,19 +154,14 @@ class ExampleReplay:
             return True
         self.searched += 1
         log: list = []
-        inner = handle.inner_test
-        handle.inner_test = _recording(inner, set(fixtures), log)
         try:
-            with _without_shrinking(pyfuncitem.obj):
+            with _recorded(handle, set(fixtures), log), _without_shrinking(pyfuncitem.obj):
                 pyfuncitem.obj(**fixtures)  # raises if the check fails: nothing is recorded
         except (Exception, pytest.fail.Exception) as failure:  # re-raised: shrunk unless unfinished
-            handle.inner_test = inner
             if unfinished(failure):
                 raise
             pyfuncitem.obj(**fixtures)  # again, shrinking: the smallest failing input
             raise  # (had it passed this time, the first failure stands)
-        finally:
-            handle.inner_test = inner
         if not any(entry is _UNREPLAYABLE for entry in log):
             self._examples[key] = log
         return True
