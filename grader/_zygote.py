@@ -132,10 +132,9 @@ def _child(request: dict, requests: int, replies: int, zygote_pid: int) -> None:
         os.dup2(high[1], 4)
         os.closerange(5, os.sysconf("SC_OPEN_MAX"))
         workdir = request["workdir"]
-        os.environ.update(HOME=workdir, TMPDIR=workdir, MPLCONFIGDIR=workdir)
         os.chdir(workdir)
         _sandbox.confine(_sandbox.Limits(**request["limits"]), workdir,
-                         tuple(request["hidden"]), _sandbox.processes_of_this_user(), zygote_pid)
+                         tuple(request["hidden"]), zygote_pid)
         _worker.serve(3, 4)
     finally:
         os._exit(0)
