@@ -118,6 +118,7 @@ def run_judge(notebook: Path, assignment: str, checks: Path | None = None) -> di
 
     ``checks`` overrides the hidden check file (the grader's own tests use it).
     """
+    _sandbox.require()
     path = Path(checks) if checks else hidden_checks_path(assignment)
     if not path.exists():
         raise FileNotFoundError(f"no hidden checks for assignment {assignment!r} at {path}")

@@ -26,7 +26,11 @@ from ._errors import (
 from ._harness import harness_source
 from ._zygote import zygote
 
-__all__ = ["RemoteStudent", "configured_student"]
+__all__ = ["RemoteStudent", "configured_student", "CELL_OUTPUT_LIMIT", "NOTEBOOK_OUTPUT_LIMIT"]
+
+# Bounds the judge keeps, whatever the student's process claims to have kept.
+CELL_OUTPUT_LIMIT = 10_000  # characters of one cell's output, result or error
+NOTEBOOK_OUTPUT_LIMIT = 100_000  # characters of all cells' outputs together
 
 
 class _Channel:
@@ -123,8 +127,11 @@ class RemoteStudent:
 
     def __init__(self, cells: list[str], call_timeout: float = 5.0,
                  cell_timeout: float = 60.0, max_restarts: int = 3,
-                 limits: _sandbox.Limits = _sandbox.DEFAULT_LIMITS):
-        self._limits = limits
+                 limits: _sandbox.Limits = _sandbox.DEFAULT_LIMITS,
+                 notebook_timeout: float = 300.0):
+        self._limits, self._notebook_timeout = limits, notebook_timeout
+        self._deadline = time.monotonic() + notebook_timeout
+        self._output_left = NOTEBOOK_OUTPUT_LIMIT
         self._cells, self._reports = list(cells), {}
         self._call_timeout, self._cell_timeout = call_timeout, cell_timeout
         self._restarts_left = max_restarts
@@ -175,22 +182,34 @@ class RemoteStudent:
 
     def _run_cell(self, index: int, source: str) -> bool:
         """Run one cell; False if it cost the process (it is then skipped)."""
+        timeout = min(self._cell_timeout, self._time_left())
         try:
-            reply = self._channel.request(
-                {"op": "exec", "source": source, "cell": index}, self._cell_timeout)
+            reply = self._channel.request({"op": "exec", "source": source, "cell": index}, timeout)
         except (StudentTimeout, StudentCrashed) as exc:
-            reason = (f"did not finish in {self._cell_timeout:g} s"
-                      if isinstance(exc, StudentTimeout) else "stopped the process running it")
+            reason = ("stopped the process running it" if isinstance(exc, StudentCrashed)
+                      else f"did not finish in {self._cell_timeout:g} s" if timeout > 0
+                      else f"was not run: the notebook used up its {self._notebook_timeout:g} s")
             self._reports[index] = {"skipped": f"this cell {reason}, so it was skipped"}
             self._discard_channel()
             return False
-        report = {"stdout": str(reply.get("stdout", ""))}
+        report = {"stdout": self._bounded(reply.get("stdout", ""))}
         if reply.get("status") == "raised":
-            report["error"] = [str(reply.get("type")), str(reply.get("message"))]
+            report["error"] = [self._bounded(reply.get("type"))[:100],
+                               self._bounded(reply.get("message"))]
         elif "result" in reply:
-            report["result"] = str(reply["result"])
+            report["result"] = self._bounded(reply["result"])
         self._reports[index] = report
         return True
+
+    def _bounded(self, text) -> str:
+        """``text`` as the feedback may show it: within the cell's and the notebook's bounds."""
+        text = str(text) if isinstance(text, str) else ""
+        kept = text[:min(CELL_OUTPUT_LIMIT, self._output_left)]
+        self._output_left -= len(kept)
+        return kept + ("\n[output cut: too long]" if len(kept) < len(text) else "")
+
+    def _time_left(self) -> float:
+        return max(0.0, self._deadline - time.monotonic())
 
     def _discard_channel(self) -> None:
         self._channel.kill()
@@ -208,17 +227,23 @@ class RemoteStudent:
         if self._restarts_left < 0:
             raise StudentCrashed("your code crashed its process too often; no more calls")
         channel = self._ensure_started()
+        if self._time_left() <= 0:
+            self._failing_fast[key] = StudentTimeout(
+                f"the notebook used up its {self._notebook_timeout:g} s of grading time")
+            self._fail_fast(key)
         message = {"op": "call", "name": name,
                    "args": _wire.encode(args), "kwargs": _wire.encode(kwargs)}
         if harness is not None:
             source, entry = harness_source(harness)
             message.update(op="harness", source=source, entry=entry)
         try:
-            reply = channel.request(message, self._call_timeout)
+            reply = channel.request(message, min(self._call_timeout, self._time_left()))
         except StudentTimeout:
             self._discard_channel()
             self._failing_fast[key] = StudentTimeout(
-                f"{name}() ran longer than {self._call_timeout:g} s")
+                f"{name}() ran longer than {self._call_timeout:g} s"
+                if self._time_left() > 0 else
+                f"the notebook used up its {self._notebook_timeout:g} s of grading time")
             self._fail_fast(key)
         except StudentCrashed:
             self._discard_channel()
@@ -259,11 +284,13 @@ def _reply_value(name: str, reply: dict, shared_with: list):
 
 def configured_student(cells: list[str]) -> RemoteStudent:
     """A ``RemoteStudent`` with the time limits an instructor may set in the environment:
-    ``TENSOR_ANATOMY_CALL_TIMEOUT`` (seconds per call, default 10) and
-    ``TENSOR_ANATOMY_CELL_TIMEOUT`` (seconds per notebook cell, default 60).
+    ``TENSOR_ANATOMY_CALL_TIMEOUT`` (seconds per call, default 10),
+    ``TENSOR_ANATOMY_CELL_TIMEOUT`` (seconds per notebook cell, default 60) and
+    ``TENSOR_ANATOMY_NOTEBOOK_TIMEOUT`` (seconds for the whole notebook, default 300).
     """
     return RemoteStudent(
         cells,
         call_timeout=float(os.environ.get("TENSOR_ANATOMY_CALL_TIMEOUT", 10.0)),
         cell_timeout=float(os.environ.get("TENSOR_ANATOMY_CELL_TIMEOUT", 60.0)),
+        notebook_timeout=float(os.environ.get("TENSOR_ANATOMY_NOTEBOOK_TIMEOUT", 300.0)),
     )

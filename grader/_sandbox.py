@@ -16,6 +16,7 @@ instructor accepts running without them (``UNCONFINED_VARIABLE``).
 """
 
 import ctypes
+import functools
 import os
 import resource
 import signal
@@ -27,7 +28,8 @@ from pathlib import Path
 from . import _landlock, _namespaces, _syscalls
 
 __all__ = ["Limits", "DEFAULT_LIMITS", "UNCONFINED_VARIABLE", "confine", "die_with",
-           "protect_judge", "start_tied", "support", "unconfined_allowed"]
+           "judge_environment", "protect_judge", "require", "start_tied", "support",
+           "unconfined_allowed"]
 
 _PR_SET_PDEATHSIG, _PR_SET_DUMPABLE, _PR_CAPBSET_DROP = 1, 4, 24
 _PR_SET_NO_NEW_PRIVS, _PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL = 38, 47, 4
@@ -38,6 +40,16 @@ _PACKAGE_ROOT = Path(__file__).resolve().parent.parent
 # database URL with its password, tokens, paths) never crosses.
 _KEPT_VARIABLES = ("LANG", "LC_ALL", "CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES",
                    "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
+
+
+# What a judge and its zygote keep of the grading command's environment. The
+# student's process is forked from the zygote and so holds its memory: a
+# secret (the gradebook's URL, a token) must never reach the zygote at all.
+_JUDGE_VARIABLES = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "PYTHONPATH", "VIRTUAL_ENV",
+                    "CI", UNCONFINED_VARIABLE, "TENSOR_ANATOMY_INSTRUCTOR_DIR",
+                    "TENSOR_ANATOMY_CALL_TIMEOUT", "TENSOR_ANATOMY_CELL_TIMEOUT",
+                    "TENSOR_ANATOMY_NOTEBOOK_TIMEOUT")
+_JUDGE_PREFIXES = ("CUDA_", "NVIDIA_", "OPENBLAS_", "OMP_", "MKL_", "HYPOTHESIS_")
 
 
 @dataclass(frozen=True)
@@ -91,11 +103,19 @@ def _drop_capabilities(libc) -> None:
     _check(libc.syscall(_NR_CAPSET[os.uname().machine], header, data), "capset")
 
 
+def judge_environment(**extra: str) -> dict[str, str]:
+    """The environment a judge or a zygote starts with: an allow-list, no secrets."""
+    kept = {name: value for name, value in os.environ.items()
+            if name in _JUDGE_VARIABLES or name.startswith(_JUDGE_PREFIXES)}
+    return {**kept, **extra}
+
+
 def unconfined_allowed() -> bool:
     """Has the instructor accepted grading without namespaces (``--allow-unconfined``)?"""
     return os.environ.get(UNCONFINED_VARIABLE) == "1"
 
 
+@functools.cache
 def support() -> str:
     """'' if students can be confined here; otherwise what is missing, for the instructor."""
     missing = _namespaces.probe()
@@ -106,6 +126,14 @@ def support() -> str:
             "kernel.unprivileged_userns_clone=1; Ubuntu 23.10+: an AppArmor profile that "
             "allows them, or sysctl kernel.apparmor_restrict_unprivileged_userns=0), or grade "
             "with --allow-unconfined to accept running untrusted code without them.")
+
+
+def require() -> None:
+    """Raise, saying what is missing, if students cannot be confined here and the
+    instructor has not accepted grading without it."""
+    missing = support()
+    if missing and not unconfined_allowed():
+        raise RuntimeError(f"cannot grade safely: {missing}")
 
 
 def confine(limits: Limits, workdir: str, hidden: tuple[str, ...], parent: int) -> None:

@@ -22,6 +22,11 @@ __all__ = ["encode", "decode", "WireError", "frame", "send", "receive", "tensors
 
 MAX_NUMEL = 10_000_000  # larger results are refused, never allocated
 MAX_STORAGE_BYTES = 64 * 2**20
+# A message is at most one storage's worth of base64 and 1 MiB besides, with at
+# most a million JSON containers and items: decoding one costs the judge a
+# bounded amount of memory (about 250 MB at worst), whatever the sender claims.
+MAX_FRAME_BYTES = MAX_STORAGE_BYTES * 4 // 3 + 2**20
+MAX_JSON_ITEMS = 1_000_000
 
 _DTYPES = {
     str(d).removeprefix("torch."): d
@@ -213,9 +218,16 @@ def send(fd: int, message: dict) -> None:
 def receive(read_exactly) -> dict:
     """Read one message with ``read_exactly(n) -> bytes``."""
     (length,) = struct.unpack(">I", read_exactly(4))
-    if length > 4 * MAX_STORAGE_BYTES:
-        raise WireError("message too large")
-    message = json.loads(read_exactly(length).decode("utf-8"))
+    if length > MAX_FRAME_BYTES:
+        raise WireError(f"message of {length} bytes, over {MAX_FRAME_BYTES}")
+    data = read_exactly(length)
+    # Every container or item but the first needs one of these bytes.
+    if data.count(b"[") + data.count(b"{") + data.count(b",") > MAX_JSON_ITEMS:
+        raise WireError(f"message of over {MAX_JSON_ITEMS} items")
+    try:
+        message = json.loads(data.decode("utf-8"))
+    except RecursionError:
+        raise WireError("message nested too deeply") from None
     if type(message) is not dict:
         raise WireError("a message must be an object")
     return message

@@ -16,13 +16,14 @@ import collections
 import functools
 import gc
 import json
+import os
 import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from . import _gradebook, _notebook, _steps, _triage
+from . import _gradebook, _notebook, _sandbox, _steps, _triage
 from ._course import Course
 from ._judge_server import judge
 from ._parallel import judge_batch
@@ -191,6 +192,22 @@ def validate(notebook: Path) -> int:
     return 1 if failed else 0
 
 
+def _sandbox_ready(allow_unconfined: bool) -> bool:
+    """Can students' code be confined here? Say so, or stop: never a silent weakening."""
+    if allow_unconfined:
+        os.environ[_sandbox.UNCONFINED_VARIABLE] = "1"  # judges inherit it
+    missing = _sandbox.support()
+    if _sandbox.unconfined_allowed():
+        print("WARNING: grading without the sandbox's namespaces (--allow-unconfined): "
+              "students' code can read and write what this user can, and use the network."
+              + (f" Here: {missing}" if missing else ""), file=sys.stderr)
+        return True
+    if missing:
+        print(f"cannot grade safely: {missing}", file=sys.stderr)
+        return False
+    return True
+
+
 def _nbgrader_bridge():
     """Imported when needed: nbconvert alone takes seconds, and judging need not wait."""
     from . import _nbgrader
@@ -212,13 +229,19 @@ def main(argv=None) -> int:
     grade_cmd.add_argument("--jobs", type=int, default=None,
                            help="notebooks judged at once (default: one per core; 1: serial)")
     grade_cmd.add_argument("--scheduler", help="a Dask scheduler address (default: local)")
-    sub.add_parser("demo", help="grade three synthetic students")
+    demo_cmd = sub.add_parser("demo", help="grade three synthetic students")
     validate_cmd = sub.add_parser("validate", help="run the hidden checks on one notebook")
     validate_cmd.add_argument("notebook", type=Path)
+    for command in (grade_cmd, demo_cmd, validate_cmd):
+        command.add_argument("--allow-unconfined", action="store_true",
+                             help="grade even where the kernel refuses the sandbox's namespaces "
+                                  "(students' code then runs with this user's rights)")
     options = parser.parse_args(argv)
     course = Course.find()
     if options.command == "release":
         return release(course, options.assignments)
+    if not _sandbox_ready(options.allow_unconfined):
+        return 2
     if options.command == "validate":
         return validate(options.notebook)
     if options.command == "demo":
