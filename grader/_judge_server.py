@@ -29,7 +29,7 @@ from pathlib import Path
 
 from . import _sandbox
 
-__all__ = ["judge", "serve"]
+__all__ = ["close_idle", "judge", "serve"]
 
 RECYCLE_AFTER = 100  # notebooks: a bound on anything a long-lived process accumulates
 
@@ -88,6 +88,13 @@ def _take() -> _WarmJudge:
                 warm.owner = me
                 return warm
     return _WarmJudge()
+
+
+def close_idle() -> None:
+    """Stop every idle judge: the next ones start with this process's environment now."""
+    with _lock:
+        while _idle:
+            _idle.pop().close()
 
 
 def judge(nb: dict, assignment: str, timeout: float = 900.0, checks: Path | None = None) -> dict:

@@ -77,9 +77,14 @@ def _map_self_to(inside: int):
     uid, gid = os.geteuid(), os.getegid()
 
     def write_maps() -> None:
+        # A process that is not dumpable (judges, zygotes and students are not)
+        # does not own its /proc/self files: it must be, while it writes them.
+        libc = _libc()
+        libc.prctl(_PR_SET_DUMPABLE, 1, 0, 0, 0)
         _write("/proc/self/setgroups", "deny")
         _write("/proc/self/uid_map", f"{inside} {uid} 1\n")
         _write("/proc/self/gid_map", f"{inside} {gid} 1\n")
+        libc.prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)
 
     return write_maps
 
@@ -171,11 +176,9 @@ def _lock(libc, as_root: bool) -> None:
         os.setgroups([])
         os.setresgid(NOBODY, NOBODY, NOBODY)
         os.setresuid(NOBODY, NOBODY, NOBODY)  # drops every capability of the initial namespace
-        libc.prctl(_PR_SET_DUMPABLE, 1, 0, 0, 0)  # our /proc/self files are ours again
     write_maps = _map_self_to(STUDENT_ID)
     _check(libc.unshare(NEWUSER | NEWNS), "unshare the locking namespaces")
     write_maps()
-    libc.prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)
 
 
 def _wait_then_exit(student: int) -> None:

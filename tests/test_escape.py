@@ -1,0 +1,241 @@
+"""The escape suite: a class of hostile students, graded in one batch, as root and as a user.
+
+Each notebook defines a right ``double`` and then makes one escape attempt
+(``escape/attacks.py``); an attempt that works swaps in a wrong answer, so
+every notebook must score exactly 2 of 2, and its attempt must be reported
+refused (or, for a foreign ABI, its process killed). Afterwards the host must
+be unchanged: no marker file outside the student's tmpfs, the canary process
+alive, other students' work, the gradebook, the grader's code and the hidden
+checks byte for byte as before.
+
+``make test`` runs this module as root (CI's user), and the last test runs it
+again as an unprivileged user made for the purpose.
+"""
+
+import hashlib
+import os
+import pwd
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from escape.attacks import ATTACKS, KILLED, attack_cell
+
+from grader import _judge_server
+from grader._judge import judge_in_subprocess
+
+ROOT = Path(__file__).resolve().parents[1]
+CHECKS = Path(__file__).parent / "hostile" / "checks_double.py"
+RIGHT = "def double(x):\n    return x * 2\n"
+SECRET = "postgresql://grader:S3CRET-CANARY-7f1c@db.example/gradebook"
+# Harmless without a sandbox, so run bare to prove the attempts themselves work.
+CALIBRATED = (
+    "reads the hidden checks", "reads the solutions", "lists the instructor folder",
+    "reads the gradebook", "reads another student's submission", "writes a file outside its tmpfs",
+    "kills the canary", "forks", "runs a subprocess", "joins a keyring", "sets up io_uring",
+    "connects to the host over TCP", "connects to the host's abstract Unix socket",
+    "reads the grader's secret from its environment",
+    "calls the kernel through the i386 ABI", "unshares a user namespace",
+)
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.fixture(scope="module")
+def host(tmp_path_factory):
+    """What the students attack: an instructor folder, a canary process, sockets, a secret."""
+    base = tmp_path_factory.mktemp("escape-host")
+    instructor = base / "instructor"
+    other = instructor / "submitted" / "other" / "a" / "a.ipynb"
+    other.parent.mkdir(parents=True)
+    other.write_text('{"the other student": "work"}')
+    (instructor / "gradebook.db").write_text("the real gradebook")
+    listener = socket.create_server(("127.0.0.1", 0))
+    abstract = socket.socket(socket.AF_UNIX)
+    abstract_name = f"tensor-anatomy-escape-{os.getpid()}"
+    abstract.bind("\0" + abstract_name)
+    abstract.listen()
+    for server in (listener, abstract):
+        threading.Thread(target=_accept_forever, args=(server,), daemon=True).start()
+    canary = subprocess.Popen(["sleep", "3600"])
+    targets = {
+        "instructor": str(instructor), "gradebook": str(instructor / "gradebook.db"),
+        "other": str(other), "canary": canary.pid,
+        "secret_prefix": SECRET.split(":")[0] + "://grader:", "secret_length": len(SECRET),
+        "secret_sha256": hashlib.sha256(SECRET.encode()).hexdigest(),
+        "tcp_port": listener.getsockname()[1], "abstract_socket": abstract_name,
+        "hidden_dir": str(ROOT / "grader" / "hidden"),
+        "hidden_file": str(ROOT / "grader" / "hidden" / "test_01_storage_strides.py"),
+        "solution": str(ROOT / "solutions" / "01_storage_strides" / "01_storage_strides.ipynb"),
+        "grader_file": str(ROOT / "grader" / "_wire.py"), "venv": sys.prefix,
+        "markers": [str(p / f"escaped-{os.getpid()}") for p in
+                    (instructor, base, ROOT, ROOT / "grader", Path(sys.prefix), Path("/tmp"))],
+    }
+    yield targets
+    canary.kill()
+    for server in (listener, abstract):
+        server.close()
+
+
+def _accept_forever(server: socket.socket) -> None:
+    while True:
+        try:
+            server.accept()
+        except OSError:
+            return
+
+
+def _protected(targets: dict) -> list[Path]:
+    files = [Path(targets[k]) for k in ("gradebook", "other", "hidden_file", "solution")]
+    return files + sorted((ROOT / "grader").rglob("*.py"))
+
+
+@pytest.fixture(scope="module")
+def batch(host):
+    """Every attack graded in one batch by fresh judges that were handed the secret."""
+    protected = _protected(host)
+    before = {path: _digest(path) for path in protected}
+    mp = pytest.MonkeyPatch()
+    mp.setenv("TENSOR_ANATOMY_DB_URL", SECRET)
+    mp.setenv("TENSOR_ANATOMY_INSTRUCTOR_DIR", host["instructor"])
+    mp.setenv("TENSOR_ANATOMY_CELL_TIMEOUT", "20")
+    _judge_server.close_idle()  # judges started earlier kept their environment
+
+    def grade(name):
+        cells = [RIGHT, attack_cell(name, host)]
+        nb = {"cells": [{"cell_type": "code", "metadata": {}, "source": c} for c in cells]}
+        return judge_in_subprocess(nb, "escape", timeout=600, checks=CHECKS)
+
+    try:
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            verdicts = dict(zip(ATTACKS, pool.map(grade, ATTACKS), strict=True))
+    finally:
+        _judge_server.close_idle()
+        mp.undo()
+    after = {path: _digest(path) for path in protected}
+    return verdicts, before, after
+
+
+def test_there_are_at_least_45_attempts():
+    assert len(ATTACKS) >= 45
+
+
+def test_every_attempt_is_refused_and_scores_exactly_2(batch):
+    verdicts, _, _ = batch
+    scores = {name: verdicts[name]["exercises"]["double"]["passed"] for name in ATTACKS}
+    assert scores == dict.fromkeys(ATTACKS, 2)
+    assert {v["exercises"]["double"]["total"] for v in verdicts.values()} == {2}
+    outcomes = {name: _outcome(verdicts[name]["cells"]["1"]) for name in ATTACKS}
+    assert outcomes == {name: "killed" if name in KILLED and _x86() else "refused"
+                        for name in ATTACKS}
+
+
+def _outcome(report: dict) -> str:
+    if "stopped the process" in report.get("skipped", ""):
+        return "killed"
+    return "refused" if report.get("stdout", "").startswith("refused") else repr(report)
+
+
+def _x86() -> bool:
+    return os.uname().machine == "x86_64"
+
+
+def test_the_host_is_unchanged(batch, host):
+    _, before, after = batch
+    assert after == before
+    assert not [marker for marker in host["markers"] if os.path.lexists(marker)]
+    os.kill(host["canary"], 0)  # still alive
+
+
+def test_the_judge_never_holds_the_grading_commands_secrets(host, monkeypatch):
+    monkeypatch.setenv("TENSOR_ANATOMY_DB_URL", SECRET)
+    _judge_server.close_idle()
+    warm = _judge_server._take()
+    try:
+        environment = Path(f"/proc/{warm.proc.pid}/environ").read_bytes()
+    finally:
+        warm.close()
+    assert b"TENSOR_ANATOMY_DB_URL" not in environment and SECRET.encode() not in environment
+    assert b"PATH=" in environment  # read from the right process
+
+
+@pytest.mark.parametrize("name", CALIBRATED)
+def test_the_attempt_works_without_the_sandbox(name, host, tmp_path):
+    """The attempts are real: run bare (same user, no sandbox), each one works."""
+    canary = subprocess.Popen(["sleep", "3600"])
+    targets = {**host, "canary": canary.pid,
+               "markers": [str(tmp_path / "marker")], "instructor": str(tmp_path)}
+    (tmp_path / "gradebook-listing").write_text("x")
+    try:
+        result = subprocess.run([sys.executable, "-c", attack_cell(name, targets)], cwd=tmp_path,
+                                env={**os.environ, "TENSOR_ANATOMY_DB_URL": SECRET},
+                                capture_output=True, text=True, timeout=60)
+    finally:
+        canary.kill()
+        canary.wait()
+    assert result.stdout.startswith("worked"), result.stdout + result.stderr
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="root starts the run as an unprivileged user")
+def test_the_suite_passes_as_an_unprivileged_user():
+    user = _unprivileged_user()
+    home = Path(tempfile.mkdtemp(prefix="tensor-anatomy-escape-"))  # not under root's 0700 one
+    os.chown(home, user.pw_uid, user.pw_gid)
+    try:
+        with _reachable_by_others([Path(sys.executable).resolve(), Path(sys.prefix), ROOT]):
+            result = subprocess.run(
+                ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}",
+                 "--clear-groups", sys.executable, "-m", "pytest", str(Path(__file__)), "-q",
+                 "-rs", "-p", "no:cacheprovider", "--rootdir", str(ROOT),
+                 "-k", "not unprivileged_user", f"--basetemp={home / 'pytest'}"],
+                cwd=home, capture_output=True, text=True, timeout=1200,
+                env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home),
+                     "PYTHONDONTWRITEBYTECODE": "1", "LANG": "C.UTF-8"})
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+    tail = result.stdout[-3000:] + result.stderr[-2000:]
+    assert result.returncode == 0, tail
+    summary = result.stdout.strip().splitlines()[-1]
+    assert re.fullmatch(r"\d+ passed, 1 deselected in .*", summary), tail
+    assert int(summary.split()[0]) >= len(CALIBRATED) + 4
+
+
+def _unprivileged_user() -> pwd.struct_passwd:
+    name = "tensor-anatomy-escape"
+    try:
+        return pwd.getpwnam(name)
+    except KeyError:
+        subprocess.run(["useradd", "--system", "--no-create-home", "--shell",
+                        "/usr/sbin/nologin", name], check=True)
+        return pwd.getpwnam(name)
+
+
+class _reachable_by_others:
+    """Let other users traverse the folders above these paths (the interpreter may sit
+    in /root, a CI clone in a 0700 temporary folder); put every mode back after."""
+
+    def __init__(self, paths: list[Path]):
+        self._changed: dict[Path, int] = {}
+        self._paths = paths
+
+    def __enter__(self):
+        for path in self._paths:
+            for folder in [path, *path.parents] if path.is_dir() else path.parents:
+                mode = folder.stat().st_mode & 0o7777
+                if not mode & 0o001 and folder not in self._changed:
+                    self._changed[folder] = mode
+                    folder.chmod(mode | 0o001)
+        return self
+
+    def __exit__(self, *exc):
+        for folder, mode in self._changed.items():
+            folder.chmod(mode)
