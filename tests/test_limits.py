@@ -1,0 +1,135 @@
+"""Limits the trusted side enforces, whatever the student's process does.
+
+Memory: a student may reserve address space as CUDA does and is still stopped
+when it makes more than the limit writable. Output: bounded by the judge, per
+cell and per notebook. Replies: refused before they cost the judge memory.
+Time: a wall-clock budget per notebook. And no silent weakening: grading
+stops where the sandbox cannot be built, unless the instructor accepts it.
+"""
+
+import json
+import struct
+import time
+import tracemalloc
+
+import pytest
+import torch
+
+from grader import _sandbox, cli
+from grader._errors import StudentTimeout
+from grader._remote import CELL_OUTPUT_LIMIT, NOTEBOOK_OUTPUT_LIMIT, RemoteStudent
+from grader._wire import MAX_FRAME_BYTES, WireError, receive
+
+RESERVE_LIKE_CUDA = """
+import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+libc.mmap.restype = ctypes.c_void_p
+libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t] + [ctypes.c_int] * 3 + [ctypes.c_long]
+libc.mprotect.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+GiB, NONE, READ_WRITE, PRIVATE_ANONYMOUS_NORESERVE = 1 << 30, 0, 3, 0x22 | 0x4000
+base = libc.mmap(None, 64 * GiB, NONE, PRIVATE_ANONYMOUS_NORESERVE, -1, 0)
+print('reserved 64 GiB:', base not in (None, 2**64 - 1))
+print('1 GiB made writable:', libc.mprotect(base, GiB, READ_WRITE) == 0)
+ctypes.memset(base, 1, GiB)
+print('1 GiB touched')
+print('8 GiB made writable:', libc.mprotect(base, 8 * GiB, READ_WRITE) == 0)
+"""
+
+
+def _report(cells: list[str], **options) -> dict:
+    student = RemoteStudent(cells, cell_timeout=30.0, **options)
+    try:
+        student.start()
+        return student.cell_reports()
+    finally:
+        student.close()
+
+
+def test_address_space_may_be_reserved_as_cuda_does_but_memory_is_still_limited():
+    report = _report([RESERVE_LIKE_CUDA])[0]
+    assert report["stdout"].splitlines() == [
+        "reserved 64 GiB: True", "1 GiB made writable: True", "1 GiB touched",
+        "8 GiB made writable: False"], report
+
+
+def test_output_is_bounded_by_the_judge_not_by_the_students_process():
+    unbounded = "import grader._worker as w\nw.OUTPUT_LIMIT = 10**9\n"
+    reports = _report([unbounded + "print('x' * 3_000_000)",
+                       unbounded + "raise ValueError('y' * 3_000_000)",
+                       unbounded + "'z' * 3_000_000"] + ["print('w' * 9_999)"] * 15)
+    lengths = [len(json.dumps(report)) for report in reports.values()]
+    assert max(lengths) < CELL_OUTPUT_LIMIT + 100
+    assert sum(lengths) < NOTEBOOK_OUTPUT_LIMIT + 100 * len(reports)
+    assert "output cut" in reports[0]["stdout"] and "output cut" in reports[17]["stdout"]
+
+
+@pytest.mark.parametrize("body", [b"[" * 24_000_000, b"[1," * 2_000_000 + b"1"])
+def test_a_forged_reply_is_refused_before_it_is_decoded(body):
+    frame = struct.pack(">I", len(body)) + body
+    tracemalloc.start()
+    try:
+        with pytest.raises(WireError):
+            receive(_reader(frame))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 3 * len(body) + 2**20  # the frame and a copy: no object per item
+
+
+def test_a_reply_nested_too_deeply_is_refused():
+    body = b"[" * 200_000 + b"]" * 200_000
+    with pytest.raises(WireError):
+        receive(_reader(struct.pack(">I", len(body)) + body))
+
+
+def test_a_frame_over_the_bound_is_refused_unread():
+    with pytest.raises(WireError):
+        receive(_reader(struct.pack(">I", MAX_FRAME_BYTES + 1)))
+
+
+def _reader(data: bytes):
+    position = 0
+
+    def read_exactly(n: int) -> bytes:
+        nonlocal position
+        chunk = data[position:position + n]
+        position += n
+        if len(chunk) < n:
+            raise EOFError
+        return chunk
+
+    return read_exactly
+
+
+def test_a_slow_notebook_stops_at_its_budget_and_says_so():
+    slow = "import time\ndef double(x):\n    time.sleep(1.5)\n    return x * 2"
+    student = RemoteStudent([slow], call_timeout=10.0, notebook_timeout=6.0)
+    started, answers = time.monotonic(), 0
+    try:
+        with pytest.raises(StudentTimeout, match="used up its 6 s"):
+            for _ in range(100):
+                student.double(torch.ones(2))
+                answers += 1
+        with pytest.raises(StudentTimeout, match="used up its 6 s"):
+            student.double(torch.ones(2))  # and fast from then on
+    finally:
+        student.close()
+    assert 2 <= answers <= 4
+    assert time.monotonic() - started < 12
+
+
+def test_grading_stops_where_the_sandbox_cannot_be_built(monkeypatch, capsys):
+    monkeypatch.setenv(_sandbox.UNCONFINED_VARIABLE, "")  # restored (unset) at teardown
+    monkeypatch.setattr(_sandbox, "support", lambda: "user namespaces refused (test)")
+    assert cli._sandbox_ready(allow_unconfined=False) is False
+    assert "cannot grade safely: user namespaces refused (test)" in capsys.readouterr().err
+    assert cli._sandbox_ready(allow_unconfined=True) is True
+    assert "WARNING: grading without the sandbox" in capsys.readouterr().err
+    monkeypatch.setenv(_sandbox.UNCONFINED_VARIABLE, "")
+    with pytest.raises(RuntimeError, match="cannot grade safely"):
+        _sandbox.require()
+
+
+def test_this_machine_can_build_the_sandbox():
+    """CI and graders must not quietly fall back: the namespaces work here."""
+    assert _sandbox.support() == ""
