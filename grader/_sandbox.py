@@ -142,10 +142,10 @@ def confine(limits: Limits, workdir: str, hidden: tuple[str, ...], parent: int) 
     With namespaces this forks (``_namespaces.enter``): it returns in the
     student's process only.
     """
-    libc = _libc()
+    libc, unconfined = _libc(), unconfined_allowed()  # read before the scrub below
     die_with(parent, libc)
     _scrub_environment(workdir)
-    if unconfined_allowed():
+    if unconfined:
         # RLIMIT_NPROC then counts every process of this user, not ours alone.
         threads = _processes_of_this_user() + limits.threads
     else:

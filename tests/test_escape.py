@@ -99,30 +99,60 @@ def _protected(targets: dict) -> list[Path]:
     return files + sorted((ROOT / "grader").rglob("*.py"))
 
 
-@pytest.fixture(scope="module")
-def batch(host):
-    """Every attack graded in one batch by fresh judges that were handed the secret."""
-    protected = _protected(host)
-    before = {path: _digest(path) for path in protected}
+def _grade_batch(host: dict, names, **environment) -> dict:
+    """Each named attack graded by fresh judges that were handed the secret."""
     mp = pytest.MonkeyPatch()
-    mp.setenv("TENSOR_ANATOMY_DB_URL", SECRET)
-    mp.setenv("TENSOR_ANATOMY_INSTRUCTOR_DIR", host["instructor"])
-    mp.setenv("TENSOR_ANATOMY_CELL_TIMEOUT", "20")
+    for name, value in {"TENSOR_ANATOMY_DB_URL": SECRET, "TENSOR_ANATOMY_CELL_TIMEOUT": "20",
+                        "TENSOR_ANATOMY_INSTRUCTOR_DIR": host["instructor"],
+                        **environment}.items():
+        mp.setenv(name, value)
     _judge_server.close_idle()  # judges started earlier kept their environment
 
-    def grade(name):
-        cells = [RIGHT, attack_cell(name, host)]
+    def grade(cells):
         nb = {"cells": [{"cell_type": "code", "metadata": {}, "source": c} for c in cells]}
         return judge_in_subprocess(nb, "escape", timeout=600, checks=CHECKS)
 
+    notebooks = {name: [RIGHT, attack_cell(name, host)] for name in names}
+    notebooks["(probe)"] = [RIGHT, PROBE]
     try:
         with ThreadPoolExecutor(max_workers=2) as pool:
-            verdicts = dict(zip(ATTACKS, pool.map(grade, ATTACKS), strict=True))
+            return dict(zip(notebooks, pool.map(grade, notebooks.values()), strict=True))
     finally:
         _judge_server.close_idle()
         mp.undo()
+
+
+@pytest.fixture(scope="module")
+def batch(host):
+    protected = _protected(host)
+    before = {path: _digest(path) for path in protected}
+    verdicts = _grade_batch(host, ATTACKS)
     after = {path: _digest(path) for path in protected}
     return verdicts, before, after
+
+
+PROBE = """
+import os
+print('processes', sorted(p for p in os.listdir('/proc') if p.isdigit()), 'me', os.getpid())
+print('interfaces', sorted(line.split(':')[0].strip() for line in open('/proc/net/dev')
+                           if ':' in line))
+print('uid_map', ' '.join(open('/proc/self/uid_map').read().split()))
+print('environment', ' '.join(sorted(os.environ)))
+"""
+STUDENT_VARIABLES = {"HOME", "TMPDIR", "MPLCONFIGDIR", "MPLBACKEND", "OMP_NUM_THREADS", "PATH",
+                     "LANG", "LC_ALL", "CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES",
+                     "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"}
+# Without namespaces (--allow-unconfined) Landlock and the seccomp filter still refuse these.
+REFUSED_UNCONFINED = (
+    "writes a file outside its tmpfs", "rewrites the grader's code", "triggers sysrq",
+    "appends to another student's submission", "kills the canary", "kills every process",
+    "signals the canary with pidfd_send_signal", "signals the canary with tgkill",
+    "signals the canary with rt_sigqueueinfo", "traces the canary", "forks", "runs a subprocess",
+    "reads the canary's memory with process_vm_readv", "connects to the host over TCP",
+    "mounts a filesystem", "unshares a user namespace", "sets up io_uring", "creates a bpf map",
+    "allocates 6 GiB", "maps shared memory no limit counts",
+    "calls the kernel through the i386 ABI", "calls the kernel through the x32 ABI",
+)
 
 
 def test_there_are_at_least_45_attempts():
@@ -131,8 +161,8 @@ def test_there_are_at_least_45_attempts():
 
 def test_every_attempt_is_refused_and_scores_exactly_2(batch):
     verdicts, _, _ = batch
-    scores = {name: verdicts[name]["exercises"]["double"]["passed"] for name in ATTACKS}
-    assert scores == dict.fromkeys(ATTACKS, 2)
+    scores = {name: verdicts[name]["exercises"]["double"]["passed"] for name in verdicts}
+    assert scores == dict.fromkeys([*ATTACKS, "(probe)"], 2)
     assert {v["exercises"]["double"]["total"] for v in verdicts.values()} == {2}
     outcomes = {name: _outcome(verdicts[name]["cells"]["1"]) for name in ATTACKS}
     assert outcomes == {name: "killed" if name in KILLED and _x86() else "refused"
@@ -147,6 +177,28 @@ def _outcome(report: dict) -> str:
 
 def _x86() -> bool:
     return os.uname().machine == "x86_64"
+
+
+def test_the_student_is_alone_offline_unprivileged_and_keeps_no_environment(batch):
+    lines = batch[0]["(probe)"]["cells"]["1"]["stdout"].splitlines()
+    facts = dict(line.split(" ", 1) for line in lines)
+    assert facts["processes"] == "['1'] me 1"  # its own PID namespace
+    assert facts["interfaces"] == "['lo']"  # its own network namespace
+    # Its own user namespace, one id mapped: as root, onto nobody; as a user, onto
+    # the set-up namespace's root, which is that user.
+    assert facts["uid_map"] == f"1000 {65534 if os.geteuid() == 0 else 0} 1"
+    assert set(facts["environment"].split()) <= STUDENT_VARIABLES
+
+
+def test_without_namespaces_landlock_and_the_filter_still_refuse(host):
+    verdicts = _grade_batch(host, REFUSED_UNCONFINED, TENSOR_ANATOMY_ALLOW_UNCONFINED="1")
+    outcomes = {name: _outcome(verdicts[name]["cells"]["1"]) for name in REFUSED_UNCONFINED}
+    assert outcomes == {name: "killed" if name in KILLED and _x86() else "refused"
+                        for name in REFUSED_UNCONFINED}
+    assert not [marker for marker in host["markers"] if os.path.lexists(marker)]
+    os.kill(host["canary"], 0)
+    # Really without namespaces: the probe sees the machine's processes.
+    assert not verdicts["(probe)"]["cells"]["1"]["stdout"].startswith("processes ['1'] me 1")
 
 
 def test_the_host_is_unchanged(batch, host):
