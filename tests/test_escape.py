@@ -40,10 +40,19 @@ CALIBRATED = (
     "reads the hidden checks", "reads the solutions", "lists the instructor folder",
     "reads the gradebook", "reads another student's submission", "writes a file outside its tmpfs",
     "kills the canary", "forks", "runs a subprocess", "joins a keyring", "sets up io_uring",
+    "reads the canary's memory with process_vm_readv", "traces the canary",
+    "writes the canary's memory with process_vm_writev",
     "connects to the host over TCP", "connects to the host's abstract Unix socket",
     "reads the grader's secret from its environment",
     "calls the kernel through the i386 ABI", "unshares a user namespace",
+    "opens the canary's memory", "signals the canary with tgkill",
+    "signals the canary with rt_sigqueueinfo", "signals the canary with pidfd_send_signal",
+    "opens a perf event",
 )
+# The kernel refuses these to ordinary users anyway (sysctls, capabilities).
+CALIBRATED_AS_ROOT = ("creates a bpf map", "opens a userfaultfd", "keeps a capability",
+                      "enters the canary's namespaces", "becomes root", "chroots",
+                      "makes a device node and opens it")
 
 
 def _digest(path: Path) -> str:
@@ -69,7 +78,7 @@ def host(tmp_path_factory):
     canary = subprocess.Popen(["sleep", "3600"])
     targets = {
         "instructor": str(instructor), "gradebook": str(instructor / "gradebook.db"),
-        "other": str(other), "canary": canary.pid,
+        "other": str(other), "canary": canary.pid, "grader": os.getpid(),
         "secret_prefix": SECRET.split(":")[0] + "://grader:", "secret_length": len(SECRET),
         "secret_sha256": hashlib.sha256(SECRET.encode()).hexdigest(),
         "tcp_port": listener.getsockname()[1], "abstract_socket": abstract_name,
@@ -149,14 +158,15 @@ REFUSED_UNCONFINED = (
     "signals the canary with pidfd_send_signal", "signals the canary with tgkill",
     "signals the canary with rt_sigqueueinfo", "traces the canary", "forks", "runs a subprocess",
     "reads the canary's memory with process_vm_readv", "connects to the host over TCP",
+    "writes the canary's memory with process_vm_writev", "kills the grading command",
     "mounts a filesystem", "unshares a user namespace", "sets up io_uring", "creates a bpf map",
     "allocates 6 GiB", "maps shared memory no limit counts",
     "calls the kernel through the i386 ABI", "calls the kernel through the x32 ABI",
 )
 
 
-def test_there_are_at_least_45_attempts():
-    assert len(ATTACKS) >= 45
+def test_there_are_at_least_50_attempts():
+    assert len(ATTACKS) >= 50
 
 
 def test_every_attempt_is_refused_and_scores_exactly_2(batch):
@@ -223,6 +233,16 @@ def test_the_judge_never_holds_the_grading_commands_secrets(host, monkeypatch):
 @pytest.mark.parametrize("name", CALIBRATED)
 def test_the_attempt_works_without_the_sandbox(name, host, tmp_path):
     """The attempts are real: run bare (same user, no sandbox), each one works."""
+    _run_bare(name, host, tmp_path)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="these work bare for root only")
+@pytest.mark.parametrize("name", CALIBRATED_AS_ROOT)
+def test_the_attempt_works_without_the_sandbox_as_root(name, host, tmp_path):
+    _run_bare(name, host, tmp_path)
+
+
+def _run_bare(name: str, host: dict, tmp_path: Path) -> None:
     canary = subprocess.Popen(["sleep", "3600"])
     targets = {**host, "canary": canary.pid,
                "markers": [str(tmp_path / "marker")], "instructor": str(tmp_path)}
@@ -248,7 +268,7 @@ def test_the_suite_passes_as_an_unprivileged_user():
                 ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}",
                  "--clear-groups", sys.executable, "-m", "pytest", str(Path(__file__)), "-q",
                  "-rs", "-p", "no:cacheprovider", "--rootdir", str(ROOT),
-                 "-k", "not unprivileged_user", f"--basetemp={home / 'pytest'}"],
+                 "-k", "not unprivileged_user and not as_root", f"--basetemp={home / 'pytest'}"],
                 cwd=home, capture_output=True, text=True, timeout=1200,
                 env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home),
                      "PYTHONDONTWRITEBYTECODE": "1", "LANG": "C.UTF-8"})
@@ -257,7 +277,8 @@ def test_the_suite_passes_as_an_unprivileged_user():
     tail = result.stdout[-3000:] + result.stderr[-2000:]
     assert result.returncode == 0, tail
     summary = result.stdout.strip().splitlines()[-1]
-    assert re.fullmatch(r"\d+ passed, 1 deselected in .*", summary), tail
+    deselected = 1 + len(CALIBRATED_AS_ROOT)
+    assert re.fullmatch(rf"\d+ passed, {deselected} deselected in .*", summary), tail
     assert int(summary.split()[0]) >= len(CALIBRATED) + 4
 
 

@@ -20,6 +20,19 @@ libc.syscall.restype = ctypes.c_long
 X86 = os.uname().machine == "x86_64"
 def nr(x86_64, aarch64):
     return x86_64 if X86 else aarch64
+def canary_memory(call, perms):
+    # 8 bytes at the start of the canary's first mapping with these permissions
+    # (its maps, where they can be read; else an address that is ours).
+    buffer = ctypes.create_string_buffer(8)
+    try:
+        lines = open(f"/proc/{T['canary']}/maps").read().splitlines()
+        start = int(next(l for l in lines if l.split()[1].startswith(perms)).split('-')[0], 16)
+    except OSError:
+        start = ctypes.addressof(buffer)
+    local = (ctypes.c_void_p * 2)(ctypes.addressof(buffer), 8)
+    remote = (ctypes.c_void_p * 2)(start, 8)
+    one, none = ctypes.c_ulong(1), ctypes.c_ulong(0)  # full registers for the kernel
+    return libc.syscall(call, T['canary'], local, one, remote, one, none) == 8
 """
 
 ATTACKS = {
@@ -59,8 +72,8 @@ for path in T['markers']:
 return worked
 """,
     "makes a device node and opens it": """
-os.mknod('dev-mem', 0o20600, os.makedev(1, 1))
-return open('dev-mem', 'rb').read(1) is not None
+os.mknod('dev-zero', 0o20600, os.makedev(1, 5))
+return open('dev-zero', 'rb').read(1) == b'\\0'
 """,
     "writes a sysctl": "return open('/proc/sys/vm/drop_caches', 'w').write('1')",
     "triggers sysrq": "return open('/proc/sysrq-trigger', 'w').write('h')",
@@ -82,10 +95,13 @@ return libc.syscall(nr(129, 138), T['canary'], 9, info) == 0
     "traces the canary": "return libc.ptrace(0x4206, T['canary'], None, None) == 0",
     "opens the canary's memory": "return open(f\"/proc/{T['canary']}/mem\", 'rb')",
     "reads the canary's memory with process_vm_readv": """
-buffer = ctypes.create_string_buffer(8)
-iov = (ctypes.c_void_p * 2)(ctypes.addressof(buffer), 8)
-return libc.syscall(nr(310, 270), T['canary'], iov, 1, iov, 1, 0) >= 0
+return canary_memory(nr(310, 270), 'r')
 """,
+    "writes the canary's memory with process_vm_writev": """
+return canary_memory(nr(311, 271), 'rw')
+""",
+    "traces its parent": "return libc.ptrace(0x4206, os.getppid(), None, None) == 0",
+    "kills the grading command": "os.kill(T['grader'], signal.SIGKILL); return True",
     "forks": """
 pid = os.fork()
 if pid == 0:
@@ -115,7 +131,8 @@ return libc.syscall(nr(321, 280), 0, attr, 128) >= 0
 """,
     "opens a perf event": """
 attr = ctypes.create_string_buffer(128)
-ctypes.memmove(attr, (ctypes.c_uint32 * 2)(1, 128), 8)
+ctypes.memmove(attr, (ctypes.c_uint32 * 2)(1, 128), 8)  # software clock, attr size
+ctypes.memmove(ctypes.addressof(attr) + 40, (ctypes.c_uint64 * 1)(0b1100000), 8)  # user only
 return libc.syscall(nr(298, 241), attr, 0, -1, -1, 0) >= 0
 """,
     "joins a keyring": "return libc.syscall(nr(250, 219), 1, None) >= 0",
