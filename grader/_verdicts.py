@@ -3,7 +3,9 @@
 nbgrader autogrades one notebook after another; the judge is the slow part. So
 ``make grade`` judges every submission first, in parallel (``_parallel``), and
 stores each verdict under a key of everything the verdict depends on: the
-assignment, the code the judge runs, and the grader with its hidden checks.
+assignment, the code the judge runs, the grader with its hidden checks, the
+limits and sandbox mode an instructor may set, and the versions of Python,
+torch and hypothesis.
 ``JudgeHiddenChecks`` then finds the verdict by the same key; on any mismatch
 it simply judges again. The folder lives with the gradebook, where the
 student's sandboxed process can neither read nor write.
@@ -13,7 +15,9 @@ import functools
 import hashlib
 import json
 import os
+import platform
 import uuid
+from importlib import metadata
 from pathlib import Path
 
 from . import _notebook
@@ -42,8 +46,24 @@ def _grader_digest(assignment: str) -> str:
     return digest.hexdigest()
 
 
+# Settings that change what a judge decides: time budgets, whether students
+# are confined. Read when the key is made, as the judges read them.
+_SETTINGS = ("TENSOR_ANATOMY_CALL_TIMEOUT", "TENSOR_ANATOMY_CELL_TIMEOUT",
+             "TENSOR_ANATOMY_NOTEBOOK_TIMEOUT", "TENSOR_ANATOMY_ALLOW_UNCONFINED")
+
+
+@functools.cache
+def _versions() -> tuple[str, ...]:
+    # Read from package metadata: importing torch here would cost the grading
+    # command seconds (only judges import it).
+    return (platform.python_version(), platform.machine(),
+            *(metadata.version(name) for name in ("torch", "hypothesis", "pyseccomp")))
+
+
 def verdict_key(nb: dict, assignment: str) -> str:
-    payload = json.dumps([assignment, _notebook.code_cells(nb), _grader_digest(assignment)])
+    settings = [os.environ.get(name, "") for name in _SETTINGS]
+    payload = json.dumps([assignment, _notebook.code_cells(nb), _grader_digest(assignment),
+                          settings, _versions()])
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
 

@@ -1,0 +1,47 @@
+"""Stored verdicts are found again only when nothing they depend on has changed."""
+
+import functools
+from pathlib import Path
+
+import pytest
+
+from grader import _verdicts
+
+
+@pytest.mark.parametrize("change", [
+    ("setting", "TENSOR_ANATOMY_CALL_TIMEOUT", "3"),
+    ("setting", "TENSOR_ANATOMY_CELL_TIMEOUT", "7"),
+    ("setting", "TENSOR_ANATOMY_NOTEBOOK_TIMEOUT", "99"),
+    ("setting", "TENSOR_ANATOMY_ALLOW_UNCONFINED", "1"),
+    ("version", "torch", "2.99.0"),
+    ("version", "hypothesis", "9.0.0"),
+    ("version", "python", "3.99.0"),
+    ("grader", "_sandbox.py", "# another grader"),
+    ("grader", "hidden/test_01_storage_strides.py", "# other checks"),
+])
+def test_a_stored_verdict_is_missed_when_anything_it_depends_on_changes(change, monkeypatch):
+    nb = {"cells": [{"cell_type": "code", "metadata": {}, "source": "x = 1"}]}
+    assignment = "01_storage_strides"
+    for name in _verdicts._SETTINGS:
+        monkeypatch.delenv(name, raising=False)
+    before = _verdicts.verdict_key(nb, assignment)
+    kind, name, value = change
+    if kind == "setting":
+        monkeypatch.setenv(name, value)
+    elif kind == "version":
+        real = _verdicts._versions()
+        index = {"python": 0, "torch": 2, "hypothesis": 3}[name]
+        forged = (*real[:index], value, *real[index + 1:])
+        monkeypatch.setattr(_verdicts, "_versions", lambda: forged)
+    else:
+        real_read = Path.read_bytes
+        target = _verdicts._GRADER / name
+
+        def read_bytes(path):
+            return value.encode() if path == target else real_read(path)
+
+        monkeypatch.setattr(Path, "read_bytes", read_bytes)
+        _verdicts._grader_digest.cache_clear()
+        monkeypatch.setattr(_verdicts, "_grader_digest",
+                            functools.cache(_verdicts._grader_digest.__wrapped__))
+    assert _verdicts.verdict_key(nb, assignment) != before
