@@ -13,6 +13,8 @@
 
 import argparse
 import collections
+import contextlib
+import fcntl
 import functools
 import gc
 import json
@@ -85,6 +87,29 @@ def grade(course: Course, assignments: list[str], jobs: int | None = None,
     assignment as soon as all its notebooks are.
     """
     course.instructor.mkdir(parents=True, exist_ok=True)  # sqlite will not make folders
+    with one_grader_at_a_time(course.instructor):
+        return _grade(course, assignments, jobs, scheduler)
+
+
+@contextlib.contextmanager
+def one_grader_at_a_time(instructor: Path):
+    """Hold the instructor folder's grading lock; wait, saying so, while another command does.
+
+    Two commands grading one folder at once would race for the same gradebook
+    rows; the second waits, then finds the first one's verdicts stored.
+    """
+    with open(instructor / ".grading.lock", "a+") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            print(f"another grading command is grading {instructor}: waiting for it to finish",
+                  file=sys.stderr, flush=True)
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
+def _grade(course: Course, assignments: list[str], jobs: int | None,
+           scheduler: str | None) -> int:
     problems = {a: _triage.triage(course.instructor / "submitted", a,
                                   course.release_notebook(a)) for a in assignments}
     failed, through = [], collections.defaultdict(set)
