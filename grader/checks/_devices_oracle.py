@@ -7,6 +7,7 @@ timing function must follow, checked against the events its harness recorded.
 
 import torch
 
+from .._compare import scalar_close
 from ._creating_tensors_oracle import describe_tensor
 from ._devices_harnesses import cuda_call_harness
 from ._registry import Mismatch
@@ -223,7 +224,7 @@ def timing_problem(events: list[str], value, device: torch.device, repeats: int,
         return problem
     if not isinstance(value, float):
         return f"returned a {value}; expected the seconds per call, a float"
-    if abs(value - tick) > 1e-9 * max(1.0, tick):
+    if not scalar_close(value, tick, rtol=1e-9, atol=1e-9):
         return (f"returned {value!r}, but the clock advanced {tick * repeats!r} s over the "
                 f"{repeats} timed calls: {tick!r} s per call")
     return None

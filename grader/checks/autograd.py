@@ -9,6 +9,7 @@ these functions on hypothesis-generated inputs.
 
 import torch
 
+from .._compare import scalar_close
 from ._autograd_examples import (
     accumulation_examples,
     graph_examples,
@@ -140,7 +141,7 @@ def _expect_running_means(call: str, result, holds, truth: list[float], rtol: fl
             value = value.item()  # a 0-d tensor that holds no graph will do
         if type(value) not in (float, int):
             raise Mismatch(f"{call}: entry {i} is {type(value).__name__}; expected a float")
-        if abs(value - true_value) > rtol * abs(true_value) + 1e-12:
+        if not scalar_close(value, true_value, rtol=rtol, atol=1e-12):
             raise Mismatch(f"{call}: entry {i} is {value!r}; the mean of the first {i + 1} "
                            f"losses is {true_value!r}")
 

@@ -11,6 +11,7 @@ hypothesis-generated inputs, so public and hidden checks cannot drift apart.
 
 import torch
 
+from .._compare import scalar_close
 from ._pitfalls_claims import CLAIMS, GROUPS, verdict
 from ._pitfalls_examples import (
     bce_examples,
@@ -110,7 +111,7 @@ def compare_train_epoch(fn, w, batches, lr):
         raise Mismatch(f"{call} returned a {facts.get('kind')}; expected a pair (w, loss)")
     _expect_no_history(call, facts, "loss")
     loss = _loss_value(call, facts)
-    if abs(loss - true_loss) > 1e-4 * (1 + abs(true_loss)):
+    if not scalar_close(loss, true_loss, rtol=1e-4, atol=1e-4):
         raise Mismatch(f"{call}: mean loss {loss:.6g}; torch gets {true_loss:.6g} (the mean of "
                        f"the batch losses, each before its step)")
     expect_close(f"{call}, trained weights", facts.get("weights"), true_w)

@@ -164,6 +164,13 @@ def logsumexp(x, dim):
 import torch
 
 def running_mean_losses(losses):
+    # Mistake (forged): NaN for every mean; "abs(value - truth) > tol" is False for NaN.
+    return [float("nan")] * len(losses)
+""",
+        """
+import torch
+
+def running_mean_losses(losses):
     # Mistake: sums the loss tensors themselves, so every mean holds all their graphs.
     means, total = [], 0.0
     for i, loss in enumerate(losses):

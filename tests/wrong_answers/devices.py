@@ -118,6 +118,26 @@ def causal_mask(scores):
     "time_device_work": [
         """
 import time
+import torch
+
+def time_device_work(work, device, repeats):
+    # Mistake (forged): the right calls in the right order, then NaN for the time.
+    def wait_for_device():
+        if device.type == "cuda":
+            torch.cuda.synchronize(device)
+        elif device.type == "mps":
+            torch.mps.synchronize()
+    work()
+    wait_for_device()
+    start = time.perf_counter()
+    for _ in range(repeats):
+        work()
+    wait_for_device()
+    time.perf_counter() - start
+    return float("nan")
+""",
+        """
+import time
 
 def time_device_work(work, device, repeats):
     # Mistake: never synchronises, so on a GPU it times the launches only.
