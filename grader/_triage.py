@@ -1,7 +1,8 @@
 """Before grading: find submissions that cannot be graded, and say why.
 
-A broken submission (empty, not JSON, nbformat 3, renamed, from another
-assignment) must cost that student points with a clear message, never stop
+A broken submission (empty, not UTF-8, not JSON, nested too deeply, nbformat
+3, cells or metadata of the wrong kinds, renamed, from another assignment)
+must cost that student points with a clear message, never stop
 the batch. ``triage`` names the problem of each such student; the grade
 command prints it in the summary and writes it as that student's feedback.
 """
@@ -15,19 +16,66 @@ from . import _notebook
 __all__ = ["triage", "write_problem_feedback"]
 
 
-def _notebook_problem(path: Path, exercises: set[str]) -> str | None:
-    text = path.read_text(encoding="utf-8", errors="replace")
-    if not text.strip():
-        return "the notebook file is empty"
+_CELL_TYPES = ("code", "markdown", "raw")
+
+
+def _decoded(data: bytes) -> tuple[str | None, str | None]:
+    """(text, None), or (None, why the bytes are no text)."""
     try:
-        nb = json.loads(text)
+        return data.decode("utf-8-sig"), None  # a byte-order mark is harmless
+    except UnicodeDecodeError as exc:
+        return None, f"the notebook is not valid UTF-8 text (byte {exc.start})"
+
+
+def _parsed(text: str):
+    """(the JSON value, None), or (None, why it is not JSON)."""
+    try:
+        return json.loads(text), None
     except json.JSONDecodeError as exc:
-        return f"the notebook is not valid JSON (line {exc.lineno}, column {exc.colno})"
+        return None, f"the notebook is not valid JSON (line {exc.lineno}, column {exc.colno})"
+    except RecursionError:
+        return None, "the notebook's JSON is nested too deeply"
+
+
+def _cell_problem(number: int, cell) -> str | None:
+    if not isinstance(cell, dict):
+        return f"cell {number + 1} is a {type(cell).__name__}, not a cell"
+    if cell.get("cell_type") not in _CELL_TYPES:
+        return f"cell {number + 1} has no known cell_type"
+    source = cell.get("source", "")
+    if not (isinstance(source, str) or isinstance(source, list)
+            and all(isinstance(line, str) for line in source)):
+        return f"cell {number + 1}'s source is not text"
+    metadata = cell.get("metadata", {})
+    if not isinstance(metadata, dict) or not isinstance(metadata.get("nbgrader", {}), dict):
+        return f"cell {number + 1}'s metadata is not a mapping"
+    return None
+
+
+def _structure_problem(nb) -> str | None:
+    if isinstance(nb, dict) and nb.get("nbformat") in (1, 2, 3):
+        return (f"the notebook is in format {nb['nbformat']}; open it in a current Jupyter "
+                "and save it again (nbformat 4)")
     if not isinstance(nb, dict) or not isinstance(nb.get("cells"), list):
         return "the file is JSON but not a notebook (no list of cells)"
     if nb.get("nbformat") != 4:
-        return (f"the notebook is in format {nb.get('nbformat')!r}; save it with a current "
+        return (f"the notebook is in format {nb.get('nbformat')!r:.20}; save it with a current "
                 "Jupyter (nbformat 4)")
+    if not isinstance(nb.get("metadata", {}), dict):
+        return "the notebook's metadata is not a mapping"
+    return next(filter(None, map(_cell_problem, range(len(nb["cells"])), nb["cells"])), None)
+
+
+def _notebook_problem(path: Path, exercises: set[str]) -> str | None:
+    text, problem = _decoded(path.read_bytes())
+    if problem:
+        return problem
+    if not text.strip():
+        return "the notebook file is empty"
+    nb, problem = _parsed(text)
+    problem = problem or _structure_problem(nb)
+    if problem:
+        return problem
     found = set(_notebook.exercise_cells(nb))
     if found and not found & exercises:
         return f"this notebook belongs to another assignment (its exercises: {sorted(found)})"
@@ -49,7 +97,10 @@ def triage(submitted: Path, assignment: str, release_notebook: Path) -> dict[str
     exercises = set(_notebook.exercise_cells(_notebook.load(release_notebook)))
     problems = {}
     for folder in sorted(submitted.glob(f"*/{assignment}")):
-        problem = _submission_problem(folder, release_notebook.name, exercises)
+        try:
+            problem = _submission_problem(folder, release_notebook.name, exercises)
+        except (OSError, ValueError, TypeError, KeyError, RecursionError) as exc:
+            problem = f"the notebook could not be read ({type(exc).__name__})"
         if problem:
             problems[folder.parent.name] = problem
     return problems
