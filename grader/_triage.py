@@ -17,6 +17,7 @@ __all__ = ["triage", "write_problem_feedback"]
 
 
 _CELL_TYPES = ("code", "markdown", "raw")
+MAX_CODE_CHARACTERS = 2_000_000  # in all code cells: what the judge will parse
 
 
 def _decoded(data: bytes) -> tuple[str | None, str | None]:
@@ -76,6 +77,8 @@ def _notebook_problem(path: Path, exercises: set[str]) -> str | None:
     problem = problem or _structure_problem(nb)
     if problem:
         return problem
+    if sum(map(len, _notebook.code_cells(nb))) > MAX_CODE_CHARACTERS:
+        return f"the notebook holds over {MAX_CODE_CHARACTERS:,} characters of code"
     found = set(_notebook.exercise_cells(nb))
     if found and not found & exercises:
         return f"this notebook belongs to another assignment (its exercises: {sorted(found)})"

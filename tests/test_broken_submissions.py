@@ -55,6 +55,8 @@ BROKEN = {
         lambda cell: cell["metadata"].update(nbgrader=None)))}, "metadata is not a mapping"),
     "metadata_null": ({NAME: json.dumps(_with_first_code_cell(
         lambda cell: cell.update(metadata=None)))}, "metadata is not a mapping"),
+    "megabytes_of_code": ({NAME: json.dumps(_with_first_code_cell(
+        lambda cell: cell.update(source="x = 1\n" * 400_000)))}, "characters of code"),
     "renamed": ({"my_homework.ipynb": json.dumps(_complete())}, "found my_homework.ipynb"),
     "nothing": ({"notes.txt": "I forgot"}, "no notebook submitted"),
     "other_assignment": ({NAME: json.dumps(_other_assignment())}, "another assignment"),

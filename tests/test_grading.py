@@ -109,3 +109,16 @@ def test_tampering_scores_the_same_as_the_blank_stub(assignment):
                         "outputs": [], "execution_count": None})
     verdict = judge_in_subprocess(nb, assignment)
     assert all(passed == 0 for passed, _ in _fractions(verdict).values()), _fractions(verdict)
+
+
+def test_a_right_answer_after_long_notes_in_its_cell_scores_full():
+    """The puzzles' rules read the answer cell's source, however long the cell."""
+    assignment = "03_shape_ops_broadcasting"
+    nb = _complete(assignment)
+    notes = '"""My notes.\n' + "Broadcasting lines shapes up from the right.\n" * 1000 + '"""\n'
+    cell = next(c for c in nb["cells"] if c.get("metadata", {}).get("nbgrader", {})
+                .get("grade_id") == "batched_matmul_answer")
+    cell["source"] = notes + "".join(cell["source"])
+    assert len(cell["source"]) > 40_000
+    passed, total = _fractions(judge_in_subprocess(nb, assignment))["batched_matmul"]
+    assert passed == total

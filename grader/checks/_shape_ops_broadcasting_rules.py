@@ -25,7 +25,6 @@ from dataclasses import dataclass
 
 __all__ = ["Rules", "violations", "vetted_source", "find_definition", "source_of"]
 
-MAX_SOURCE = 20_000  # characters; a longer cell is not worth parsing
 _DTYPES = frozenset({"long", "int64", "float", "float32", "float64", "double", "bool"})
 _COMPARISONS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 _UNARY = (ast.USub, ast.UAdd)
@@ -314,8 +313,7 @@ def vetted_source(fn: ast.FunctionDef, rules: Rules) -> str:
 
 
 def _parse(source: str) -> ast.Module | None:
-    if len(source) > MAX_SOURCE:
-        return None
+    # Any length: triage bounds a notebook's code (``_triage.MAX_CODE_CHARACTERS``).
     try:
         return ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
