@@ -59,6 +59,8 @@ def _describe_failure(exc: BaseException, fixtures=()) -> str:
     example = _example_from_notes(exc, fixtures)
     if example:  # an unfinished exercise's input is not shrunk (``_replay``)
         text += f"\n{'failing' if unfinished(exc) else 'smallest failing'} input: {example}"
+    elif getattr(exc, "call", None):  # a fixed example: the call that failed
+        text += f"\ninput: {exc.call}"
     return text[:_DETAIL_LIMIT]
 
 

@@ -16,9 +16,11 @@ import tempfile
 import time
 
 from . import _sandbox, _wire
+from ._describe import describe_call
 from ._errors import (
     MissingDefinition,
     StudentCrashed,
+    StudentError,
     StudentRaised,
     StudentTimeout,
     UngradableResult,
@@ -249,7 +251,11 @@ class RemoteStudent:
             self._discard_channel()
             self._restarts_left -= 1
             raise
-        return _reply_value(name, reply, _wire.tensors_in([args, kwargs]))
+        try:
+            return _reply_value(name, reply, _wire.tensors_in([args, kwargs]))
+        except StudentError as exc:
+            exc.call = describe_call(name, args, kwargs)  # feedback names the input
+            raise
 
 
 class _RemoteFunction:

@@ -154,3 +154,14 @@ def test_a_hung_cell_is_reported_to_the_student(outcomes):
     _, verdicts, _, _ = outcomes
     reports = verdicts["infinite loop in a cell"]["cells"]
     assert "did not finish" in reports["1"]["skipped"]
+
+
+def test_a_function_that_raises_on_a_fixed_example_is_told_which_input(instructor):
+    nb = {"cells": [{"cell_type": "code", "metadata": {},
+                     "source": "def double(x):\n    raise ValueError('not today')"}]}
+    verdict = judge_in_subprocess(nb, "hostile", timeout=600, checks=CHECKS)
+    fixed = verdict["exercises"]["double"]["checks"][0]
+    assert fixed["check"] == "test_double_on_a_fixed_example"
+    assert "ValueError: not today" in fixed["detail"]
+    assert ("input: double(tensor([[0, 1, 2], [3, 4, 5]], shape=(2, 3), stride=(3, 1), "
+            "offset=0, dtype=int64))") in fixed["detail"]
