@@ -302,12 +302,17 @@ class _reachable_by_others:
 
     def __enter__(self):
         for path in self._paths:
-            for folder in [path, *path.parents] if path.is_dir() else path.parents:
-                mode = folder.stat().st_mode & 0o7777
-                if not mode & 0o001 and folder not in self._changed:
-                    self._changed[folder] = mode
-                    folder.chmod(mode | 0o001)
+            if path.is_dir():  # itself listed too: pytest scans its rootdir
+                self._allow(path, 0o005)
+            for folder in path.parents:
+                self._allow(folder, 0o001)
         return self
+
+    def _allow(self, folder: Path, bits: int) -> None:
+        mode = folder.stat().st_mode & 0o7777
+        if mode & bits != bits:
+            self._changed.setdefault(folder, mode)
+            folder.chmod(mode | bits)
 
     def __exit__(self, *exc):
         for folder, mode in self._changed.items():
