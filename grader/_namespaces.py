@@ -28,7 +28,7 @@ import signal
 import sys
 from pathlib import Path
 
-__all__ = ["NamespacesUnavailable", "enter", "probe", "STUDENT_ID", "NOBODY"]
+__all__ = ["NamespacesUnavailable", "enter", "probe", "visible_paths", "STUDENT_ID", "NOBODY"]
 
 NEWNS, NEWUTS, NEWIPC = 0x00020000, 0x04000000, 0x08000000
 NEWUSER, NEWPID, NEWNET = 0x10000000, 0x20000000, 0x40000000
@@ -196,7 +196,7 @@ def enter(workdir: str, visible: list[str], hidden: tuple[str, ...]) -> None:
     """Move this process into its own namespaces (see the module's docstring).
 
     Forks: returns only in the student's process (PID 1 of its namespace),
-    which then still has to drop its capabilities (``_privileges``). The
+    which then still has to drop its capabilities (``_sandbox``). The
     calling process waits for it and exits with it.
     """
     libc, as_root = _libc(), os.geteuid() == 0

@@ -14,7 +14,6 @@ again as an unprivileged user made for the purpose.
 
 import hashlib
 import os
-import pwd
 import re
 import shutil
 import socket
@@ -27,6 +26,7 @@ from pathlib import Path
 
 import pytest
 from escape.attacks import ATTACKS, KILLED, attack_cell
+from escape.users import reachable_by_others, unprivileged_user
 
 from grader import _judge_server
 from grader._judge import judge_in_subprocess
@@ -259,11 +259,11 @@ def _run_bare(name: str, host: dict, tmp_path: Path) -> None:
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="root starts the run as an unprivileged user")
 def test_the_suite_passes_as_an_unprivileged_user():
-    user = _unprivileged_user()
+    user = unprivileged_user()
     home = Path(tempfile.mkdtemp(prefix="tensor-anatomy-escape-"))  # not under root's 0700 one
     os.chown(home, user.pw_uid, user.pw_gid)
     try:
-        with _reachable_by_others([Path(sys.executable).resolve(), Path(sys.prefix), ROOT]):
+        with reachable_by_others([Path(sys.executable).resolve(), Path(sys.prefix), ROOT]):
             result = subprocess.run(
                 ["setpriv", f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}",
                  "--clear-groups", sys.executable, "-m", "pytest", str(Path(__file__)), "-q",
@@ -280,40 +280,3 @@ def test_the_suite_passes_as_an_unprivileged_user():
     deselected = 1 + len(CALIBRATED_AS_ROOT)
     assert re.fullmatch(rf"\d+ passed, {deselected} deselected in .*", summary), tail
     assert int(summary.split()[0]) >= len(CALIBRATED) + 4
-
-
-def _unprivileged_user() -> pwd.struct_passwd:
-    name = "tensor-anatomy-escape"
-    try:
-        return pwd.getpwnam(name)
-    except KeyError:
-        subprocess.run(["useradd", "--system", "--no-create-home", "--shell",
-                        "/usr/sbin/nologin", name], check=True)
-        return pwd.getpwnam(name)
-
-
-class _reachable_by_others:
-    """Let other users traverse the folders above these paths (the interpreter may sit
-    in /root, a CI clone in a 0700 temporary folder); put every mode back after."""
-
-    def __init__(self, paths: list[Path]):
-        self._changed: dict[Path, int] = {}
-        self._paths = paths
-
-    def __enter__(self):
-        for path in self._paths:
-            if path.is_dir():  # itself listed too: pytest scans its rootdir
-                self._allow(path, 0o005)
-            for folder in path.parents:
-                self._allow(folder, 0o001)
-        return self
-
-    def _allow(self, folder: Path, bits: int) -> None:
-        mode = folder.stat().st_mode & 0o7777
-        if mode & bits != bits:
-            self._changed.setdefault(folder, mode)
-            folder.chmod(mode | bits)
-
-    def __exit__(self, *exc):
-        for folder, mode in self._changed.items():
-            folder.chmod(mode)
