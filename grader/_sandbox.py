@@ -118,6 +118,8 @@ def unconfined_allowed() -> bool:
 @functools.cache
 def support() -> str:
     """'' if students can be confined here; otherwise what is missing, for the instructor."""
+    if _syscalls.MISSING:
+        return _syscalls.MISSING  # no flag grades without the syscall filter
     missing = _namespaces.probe()
     if not missing:
         return ""
@@ -132,7 +134,7 @@ def require() -> None:
     """Raise, saying what is missing, if students cannot be confined here and the
     instructor has not accepted grading without it."""
     missing = support()
-    if missing and not unconfined_allowed():
+    if missing and (_syscalls.MISSING or not unconfined_allowed()):
         raise RuntimeError(f"cannot grade safely: {missing}")
 
 

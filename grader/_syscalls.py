@@ -12,9 +12,14 @@ filter for the native architecture alone, and every other one is a bad arch.
 
 import errno
 
-import pyseccomp as seccomp
+try:
+    import pyseccomp as seccomp
+except (OSError, RuntimeError) as _error:  # the system's libseccomp is missing
+    seccomp, MISSING = None, f"libseccomp is missing ({_error}): install libseccomp2"
+else:
+    MISSING = ""
 
-__all__ = ["DENIED", "install"]
+__all__ = ["DENIED", "MISSING", "install"]
 
 DENIED = (
     # namespaces, mounts, roots
@@ -74,6 +79,8 @@ def _rules(filter_, own_pid: int) -> None:
 
 def install(own_pid: int) -> None:
     """Load the filter into this process (for good: a filter cannot be removed)."""
+    if seccomp is None:
+        raise OSError(MISSING)
     filter_ = seccomp.SyscallFilter(seccomp.ALLOW)
     filter_.set_attr(seccomp.Attr.ACT_BADARCH, seccomp.KILL_PROCESS)
     _rules(filter_, own_pid)

@@ -133,3 +133,14 @@ def test_grading_stops_where_the_sandbox_cannot_be_built(monkeypatch, capsys):
 def test_this_machine_can_build_the_sandbox():
     """CI and graders must not quietly fall back: the namespaces work here."""
     assert _sandbox.support() == ""
+
+
+def test_without_libseccomp_no_flag_grades(monkeypatch):
+    from grader import _syscalls
+
+    monkeypatch.setattr(_syscalls, "MISSING", "libseccomp is missing (test)")
+    assert _sandbox.support.__wrapped__() == "libseccomp is missing (test)"
+    monkeypatch.setattr(_sandbox, "support", _sandbox.support.__wrapped__)
+    monkeypatch.setenv(_sandbox.UNCONFINED_VARIABLE, "1")
+    with pytest.raises(RuntimeError, match="libseccomp is missing"):
+        _sandbox.require()
