@@ -38,7 +38,7 @@ class _WarmJudge:
     def __init__(self):
         self.proc = _sandbox.start_tied(
             [sys.executable, "-m", "grader._judge", "--serve"], stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=_judge_environment())
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=_sandbox.judge_environment())
         self.served, self.owner = 0, threading.get_ident()
 
     def judge(self, request: dict, timeout: float) -> str:
@@ -60,13 +60,6 @@ class _WarmJudge:
         with contextlib.suppress(OSError):
             self.proc.kill()
         self.proc.wait()
-
-
-def _judge_environment() -> dict[str, str]:
-    # The judge imports ``grader`` from where this process found it.
-    package_parent = str(Path(__file__).resolve().parent.parent)
-    path = os.pathsep.join(filter(None, [package_parent, os.environ.get("PYTHONPATH")]))
-    return _sandbox.judge_environment(PYTHONPATH=path)
 
 
 _idle: list[_WarmJudge] = []

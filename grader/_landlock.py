@@ -5,12 +5,15 @@ its working directory and to the devices bound into its root, open no TCP
 socket, connect to no abstract Unix socket outside its domain and signal no
 process outside it. Each right is asked for only where the kernel's Landlock
 ABI knows it; a kernel without Landlock leaves the namespaces and the seccomp
-filter to hold alone (``available()`` says so).
+filter to hold alone (``abi_version()`` is then 0).
 """
 
 import ctypes
 import os
 import struct
+
+from ._libc import check as _check
+from ._libc import libc as _libc
 
 __all__ = ["abi_version", "restrict"]
 
@@ -25,21 +28,10 @@ _TCP_BIND_CONNECT = 3  # ABI 4
 _SCOPE_ABSTRACT_UNIX, _SCOPE_SIGNAL = 1, 2  # ABI 6
 
 
-def _libc():
-    return ctypes.CDLL(None, use_errno=True)
-
-
 def abi_version() -> int:
     """The kernel's Landlock ABI, 0 if it has none."""
     version = _libc().syscall(_CREATE_RULESET, None, ctypes.c_size_t(0), _VERSION)
     return max(version, 0)
-
-
-def _check(result: int, what: str) -> int:
-    if result < 0:
-        errno = ctypes.get_errno()
-        raise OSError(errno, f"landlock: {what}: {os.strerror(errno)}")
-    return result
 
 
 def _ruleset(libc, abi: int) -> tuple[int, int]:
@@ -50,14 +42,15 @@ def _ruleset(libc, abi: int) -> tuple[int, int]:
     attr = struct.pack("QQQ", fs, net, scoped)[: 8 * (1 + (abi >= 4) + (abi >= 6))]
     buffer = ctypes.create_string_buffer(attr, len(attr))
     fd = libc.syscall(_CREATE_RULESET, buffer, ctypes.c_size_t(len(attr)), 0)
-    return _check(fd, "create ruleset"), fs
+    return _check(fd, "landlock: create ruleset"), fs
 
 
 def _allow(libc, ruleset: int, path: str, rights: int) -> None:
     fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
     try:
         attr = ctypes.create_string_buffer(struct.pack("=Qi", rights, fd), 12)
-        _check(libc.syscall(_ADD_RULE, ruleset, _PATH_BENEATH, attr, 0), f"rule for {path}")
+        added = libc.syscall(_ADD_RULE, ruleset, _PATH_BENEATH, attr, 0)
+        _check(added, f"landlock: rule for {path}")
     finally:
         os.close(fd)
 
@@ -78,7 +71,7 @@ def restrict(workdir: str, devices: str = "/dev") -> bool:
         if os.path.isdir(devices):
             device_rights = _READ_FILE | _WRITE_FILE | _READ_DIR | _TRUNCATE | _IOCTL_DEV
             _allow(libc, ruleset, devices, device_rights & handled)
-        _check(libc.syscall(_RESTRICT_SELF, ruleset, 0), "restrict self")
+        _check(libc.syscall(_RESTRICT_SELF, ruleset, 0), "landlock: restrict self")
     finally:
         os.close(ruleset)
     return True

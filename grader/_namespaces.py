@@ -28,6 +28,9 @@ import signal
 import sys
 from pathlib import Path
 
+from ._libc import check as _check
+from ._libc import libc as _libc
+
 __all__ = ["NamespacesUnavailable", "enter", "probe", "visible_paths", "STUDENT_ID", "NOBODY"]
 
 NEWNS, NEWUTS, NEWIPC = 0x00020000, 0x04000000, 0x08000000
@@ -46,16 +49,6 @@ _DEVICES = ("null", "zero", "full", "random", "urandom")
 
 class NamespacesUnavailable(OSError):
     """The kernel refused a namespace the sandbox needs."""
-
-
-def _libc():
-    return ctypes.CDLL(None, use_errno=True)
-
-
-def _check(result: int, what: str) -> None:
-    if result != 0:
-        errno = ctypes.get_errno()
-        raise OSError(errno, f"sandbox: {what}: {os.strerror(errno)}")
 
 
 def _mount(libc, source, target, fstype, flags, data=None) -> None:
@@ -144,7 +137,9 @@ def _cover(libc, root: str, path: str) -> None:
                "size=4k,mode=0555")
 
 
-def _build_root(libc, root: str, visible, hidden, workdir: str, owner: int) -> None:
+def _build_root(libc, workdir: str, visible, hidden, owner: int) -> None:
+    """The student's root, on a tmpfs mounted over ``workdir`` (a folder of ours outside)."""
+    root = workdir
     _mount(libc, "tmpfs", root, "tmpfs", _NOSUID | _NODEV, "size=16m,mode=0755")
     for path in sorted(visible, key=lambda p: p.count("/")):
         _bind(libc, root, path)
@@ -161,8 +156,9 @@ def _build_root(libc, root: str, visible, hidden, workdir: str, owner: int) -> N
            f"size=64m,mode=0700,uid={owner},gid={owner}")
 
 
-def _pivot(libc, root: str, workdir: str) -> None:
-    os.chdir(root)
+def _pivot(libc, workdir: str) -> None:
+    """Into the root built over ``workdir``; then to ``workdir`` inside it."""
+    os.chdir(workdir)
     number = _NR_PIVOT_ROOT[os.uname().machine]
     _check(libc.syscall(number, b".", b"."), "pivot_root")
     _check(libc.umount2(b".", _DETACH), "detach the old root")
@@ -207,8 +203,8 @@ def enter(workdir: str, visible: list[str], hidden: tuple[str, ...]) -> None:
     libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     os.setsid()
     _mount(libc, None, "/", None, _REC | _PRIVATE)
-    _build_root(libc, workdir, visible, hidden, workdir, NOBODY if as_root else 0)
-    _pivot(libc, workdir, workdir)
+    _build_root(libc, workdir, visible, hidden, NOBODY if as_root else 0)
+    _pivot(libc, workdir)
     _lock(libc, as_root)
     # Changing credentials clears the parent-death signal: set it again.
     libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)

@@ -205,7 +205,7 @@ class RemoteStudent:
 
     def _bounded(self, text) -> str:
         """``text`` as the feedback may show it: within the cell's and the notebook's bounds."""
-        text = str(text) if isinstance(text, str) else ""
+        text = text if isinstance(text, str) else ""
         kept = text[:min(CELL_OUTPUT_LIMIT, self._output_left)]
         self._output_left -= len(kept)
         return kept + ("\n[output cut: too long]" if len(kept) < len(text) else "")

@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import _landlock, _namespaces, _syscalls
+from ._libc import check as _check
+from ._libc import libc as _libc
 
 __all__ = ["Limits", "DEFAULT_LIMITS", "UNCONFINED_VARIABLE", "confine", "die_with",
            "judge_environment", "protect_judge", "require", "start_tied", "support",
@@ -64,15 +66,6 @@ class Limits:
 DEFAULT_LIMITS = Limits()
 
 
-def _libc():
-    return ctypes.CDLL(None, use_errno=True)
-
-
-def _check(result: int, what: str) -> None:
-    if result != 0:
-        raise OSError(ctypes.get_errno(), f"sandbox: {what} failed")
-
-
 def _set_limits(limits: Limits, threads: int) -> None:
     for kind, value in (
         (resource.RLIMIT_DATA, limits.memory_bytes),
@@ -104,10 +97,12 @@ def _drop_capabilities(libc) -> None:
 
 
 def judge_environment(**extra: str) -> dict[str, str]:
-    """The environment a judge or a zygote starts with: an allow-list, no secrets."""
+    """The environment a judge or a zygote starts with: an allow-list, no secrets, and
+    ``grader`` importable from where this process found it."""
     kept = {name: value for name, value in os.environ.items()
             if name in _JUDGE_VARIABLES or name.startswith(_JUDGE_PREFIXES)}
-    return {**kept, **extra}
+    path = os.pathsep.join(filter(None, [str(_PACKAGE_ROOT), os.environ.get("PYTHONPATH")]))
+    return {**kept, "PYTHONPATH": path, **extra}
 
 
 def unconfined_allowed() -> bool:

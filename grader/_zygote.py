@@ -65,9 +65,7 @@ class Zygote:
             self.proc = _ForkedProcess(_fork_zygote(theirs, ours))
             theirs.close()
             return
-        package_parent = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-        path = os.pathsep.join(filter(None, [package_parent, os.environ.get("PYTHONPATH")]))
-        env = _sandbox.judge_environment(PYTHONPATH=path, OMP_NUM_THREADS="1", MPLBACKEND="Agg")
+        env = _sandbox.judge_environment(OMP_NUM_THREADS="1", MPLBACKEND="Agg")
         self.proc = _sandbox.start_tied(
             [sys.executable, "-m", "grader._zygote", str(theirs.fileno())],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
