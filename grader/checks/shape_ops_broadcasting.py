@@ -9,7 +9,7 @@ functions on hypothesis-generated inputs.
 Four exercises are puzzles with rules (``RULES``: no loops, only listed
 functions). ``check_rules(fn)`` checks them on the function's source for
 instant feedback; the hidden checks enforce them on the submitted code (see
-``_shape_ops_broadcasting_rules``).
+``grader/givens/_puzzle_rules.py``).
 """
 
 import torch
@@ -27,7 +27,7 @@ from ._shape_ops_broadcasting_oracle import (
     torch_source_index,
     torch_unbroadcast,
 )
-from ._shape_ops_broadcasting_rules import Rules, source_of, violations
+from ..givens._puzzle_rules import Rules, source_of, violations
 
 __all__ = [
     "RULES",

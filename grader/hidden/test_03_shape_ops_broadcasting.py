@@ -28,7 +28,7 @@ from grader import _strategies as gs
 from grader.checks import _shape_ops_broadcasting_strategies as cs
 from grader.checks import shape_ops_broadcasting as ch
 from grader.checks._registry import Mismatch, registered
-from grader.checks._shape_ops_broadcasting_rules import (
+from grader.givens._puzzle_rules import (
     find_definition,
     vetted_source,
     violations,
