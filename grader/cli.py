@@ -43,7 +43,13 @@ def _run_nbgrader(course: Course, *args: str) -> int:
 
 
 def release(course: Course, names: list[str] | None = None) -> int:
-    """Regenerate ``exercises/`` (no gradebook needed: the files only)."""
+    """Regenerate ``exercises/`` and the public checks' answer digests (no gradebook needed)."""
+    from .checks import (
+        _finite_answers,  # torch answers the finite exercises: not a student's import
+    )
+
+    _finite_answers.write()
+    print("wrote grader/checks/answer_digests.json", flush=True)
     codes = [_run_nbgrader(course, "generate_assignment", name, "--force", "--no-db")
              for name in names or course.assignments()]
     return int(any(codes))

@@ -9,14 +9,11 @@ torch's own SGD with exactly the chosen parameters.
 import torch
 from torch import nn
 
+from ..givens.autograd import LR, MOMENTUM, WEIGHT_DECAY, build_model
 from ._autograd_harnesses import graph_harness, running_mean_harness
 from ._registry import Mismatch
 
 __all__ = [
-    "LR",
-    "MOMENTUM",
-    "WEIGHT_DECAY",
-    "build_model",
     "reference_graph_summary",
     "torch_graph_summary",
     "torch_logsumexp",
@@ -29,22 +26,6 @@ __all__ = [
     "describe_spec",
     "expect_close",
 ]
-
-# Exercise train_only: the optimizer every run uses.
-LR, MOMENTUM, WEIGHT_DECAY = 0.1, 0.9, 0.01
-
-_LAYERS = {"linear": nn.Linear, "relu": nn.ReLU, "tanh": nn.Tanh, "layernorm": nn.LayerNorm}
-
-
-def build_model(spec, seed: int) -> nn.Sequential:
-    """The ``nn.Sequential`` a spec describes, initialised from ``seed``.
-
-    ``spec`` is a list of layers: ``("linear", in, out)``, ``("relu",)``,
-    ``("tanh",)``, ``("layernorm", size)``. The global random state is left as it was.
-    """
-    with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(seed)
-        return nn.Sequential(*(_LAYERS[kind](*sizes) for kind, *sizes in spec))
 
 
 # --- 1. graph_summary ---------------------------------------------------------------

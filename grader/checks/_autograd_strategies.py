@@ -14,8 +14,8 @@ import torch
 from hypothesis import strategies as st
 
 from .. import _strategies as gs
+from ..givens.autograd import build_model
 from ._autograd_examples import BINARY, CUTTING, UNARY
-from ._autograd_oracle import build_model
 
 __all__ = [
     "graph_recipes",

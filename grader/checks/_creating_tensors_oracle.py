@@ -14,9 +14,7 @@ import torch
 from ._registry import Mismatch
 
 __all__ = [
-    "as_numpy",
     "torch_infer_dtype",
-    "torch_factory_result",
     "torch_from_numpy_shares",
     "torch_seeded_init",
     "torch_coo_to_dense",
@@ -29,17 +27,6 @@ __all__ = [
 ]
 
 
-def as_numpy(x: torch.Tensor, steps, readonly: bool) -> np.ndarray:
-    """The NumPy array of exercise ``share_or_copy``: a view of x's memory.
-
-    ``x.numpy()`` shares x's memory; slicing with ``steps`` (one nonzero int per
-    dimension, negative = reversed) makes a NumPy view with those steps; with
-    ``readonly`` the view is marked not writeable.
-    """
-    array = x.numpy()[tuple(slice(None, None, step) for step in steps)]
-    if readonly:
-        array.flags.writeable = False
-    return array
 
 
 def torch_infer_dtype(data):
@@ -48,15 +35,6 @@ def torch_infer_dtype(data):
         return torch.tensor(data).dtype
     except (ValueError, TypeError) as exc:
         return type(exc).__name__, str(exc).splitlines()[0][:120]
-
-
-def torch_factory_result(expression: str) -> tuple[torch.dtype, tuple[int, ...]]:
-    """Evaluate one of our own factory expressions; its dtype and shape."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        with torch.random.fork_rng():  # the judge's global RNG stays untouched
-            result = eval(expression, {"torch": torch, "np": np})  # our strings only
-    return result.dtype, tuple(result.shape)
 
 
 def torch_from_numpy_shares(array: np.ndarray) -> bool:

@@ -8,12 +8,12 @@ timing function must follow, checked against the events its harness recorded.
 import torch
 
 from .._compare import scalar_close
+from ..givens.devices import ALIGN
 from ._creating_tensors_oracle import describe_tensor
 from ._devices_harnesses import cuda_call_harness
 from ._registry import Mismatch
 
 __all__ = [
-    "ALIGN",
     "CudaUnavailable",
     "on_cuda",
     "fetched",
@@ -29,8 +29,6 @@ __all__ = [
     "torch_unpack",
     "shares_storage",
 ]
-
-ALIGN = 16  # bytes: every slot of a packed buffer starts at a multiple of this
 
 
 def is_namedtuple(value) -> bool:

@@ -1,4 +1,4 @@
-"""Claims for exercise ``predict_verdicts``: statements, and torch deciding them.
+"""Claims of exercise ``predict_verdicts``: torch deciding them, on the judge's side.
 
 None of them is tested in the lesson: the student predicts each verdict, then
 may run it. Every verdict is computed here, on the judge's side, by the
@@ -10,7 +10,7 @@ import math
 
 import torch
 
-__all__ = ["CLAIMS", "GROUPS", "verdict"]
+__all__ = ["verdict"]
 
 
 def _raises(call) -> bool:
@@ -114,57 +114,26 @@ def _unsqueeze_minus_one():
     return torch.zeros(2, 3).unsqueeze(-1).shape == (2, 1, 3)
 
 
-# id -> (group, statement, how torch decides it)
-_CLAIMS = {
-    "int_true_division": ("promotion", "`torch.tensor([3, 4]) / torch.tensor([2, 2])` is an "
-                          "int64 tensor.", _int_true_division),
-    "zero_dim_float64": ("promotion", "Adding a 0-d float64 tensor, `torch.tensor(1.0, "
-                         "dtype=torch.float64)`, to a float32 tensor gives a float64 tensor.",
-                         _zero_dim_float64),
-    "uint8_plus_int8": ("promotion", "Adding a uint8 tensor and an int8 tensor gives an int16 "
-                        "tensor.", _uint8_plus_int8),
-    "contiguous_is_self": ("copies", "On a tensor that is already contiguous, `x.contiguous()` "
-                           "returns the very same object (`x.contiguous() is x`).",
-                           _contiguous_is_self),
-    "clone_is_contiguous": ("copies", "`x.t().clone()` is contiguous (for a 2x3 tensor x).",
-                            _clone_is_contiguous),
-    "expand_allocates": ("copies", "`torch.zeros(3, 1).expand(3, 1000)` allocates memory for "
-                         "3000 floats.", _expand_allocates),
-    "grad_fills_dot_grad": ("autograd", "`torch.autograd.grad(loss, w)` also stores the "
-                            "gradient in `w.grad`.", _grad_fills_dot_grad),
-    "second_backward_raises": ("autograd", "Calling `loss.backward()` a second time on the "
-                               "same graph always raises.", _second_backward_raises),
-    "max_ties_split": ("autograd", "When several elements tie for the maximum, "
-                       "`x.max().backward()` splits the gradient evenly among them.",
-                       _max_ties_split),
-    "max_skips_nan": ("nan", "`torch.tensor([1.0, float('nan'), 3.0]).max()` ignores the NaN "
-                      "and returns 3.", _max_skips_nan),
-    "sort_nan_last": ("nan", "`torch.sort` (ascending) puts NaN after every number, "
-                      "`inf` included.", _sort_nan_last),
-    "int_div_zero_raises": ("nan", "`torch.tensor([1]) // 0` raises, while "
-                            "`torch.tensor([1.0]) / 0` gives inf.", _int_div_zero_raises),
-    "squeeze_non_one_raises": ("shapes", "`x.squeeze(0)` raises when dim 0 of x has size 3.",
-                               _squeeze_non_one_raises),
-    "cat_skips_empty_1d": ("shapes", "`torch.cat([torch.zeros(2, 3), torch.zeros(0)])` works: "
-                           "the empty 1-D tensor is skipped.", _cat_skips_empty_1d),
-    "unsqueeze_minus_one": ("shapes", "`torch.zeros(2, 3).unsqueeze(-1)` has shape (2, 1, 3).",
-                            _unsqueeze_minus_one),
+# id -> how torch decides it (the statements are in grader/givens/pitfalls.py)
+_DECIDERS = {
+    "int_true_division": _int_true_division,
+    "zero_dim_float64": _zero_dim_float64,
+    "uint8_plus_int8": _uint8_plus_int8,
+    "contiguous_is_self": _contiguous_is_self,
+    "clone_is_contiguous": _clone_is_contiguous,
+    "expand_allocates": _expand_allocates,
+    "grad_fills_dot_grad": _grad_fills_dot_grad,
+    "second_backward_raises": _second_backward_raises,
+    "max_ties_split": _max_ties_split,
+    "max_skips_nan": _max_skips_nan,
+    "sort_nan_last": _sort_nan_last,
+    "int_div_zero_raises": _int_div_zero_raises,
+    "squeeze_non_one_raises": _squeeze_non_one_raises,
+    "cat_skips_empty_1d": _cat_skips_empty_1d,
+    "unsqueeze_minus_one": _unsqueeze_minus_one,
 }
-
-CLAIMS: dict[str, str] = {claim: statement for claim, (_, statement, _) in _CLAIMS.items()}
-
-
-
-def _by_group() -> dict[str, list[str]]:
-    groups: dict[str, list[str]] = {}
-    for claim, (group, _, _) in _CLAIMS.items():
-        groups.setdefault(group, []).append(claim)
-    return groups
-
-
-GROUPS = _by_group()  # group -> its claims, in the order above
 
 
 def verdict(claim: str) -> bool:
     """Whether ``claim`` holds on the installed torch, decided now."""
-    return bool(_CLAIMS[claim][2]())
+    return bool(_DECIDERS[claim]())

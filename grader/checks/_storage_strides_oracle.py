@@ -13,7 +13,6 @@ from ._registry import Mismatch
 __all__ = [
     "torch_contiguous_strides",
     "torch_storage_position",
-    "torch_view_or_copy",
     "torch_can_view",
     "describe_tensor",
     "describe_layout",
@@ -34,13 +33,6 @@ def torch_storage_position(index, shape, stride, offset) -> int | None:
         return storage.as_strided(shape, stride, offset)[tuple(index)].item()
     except IndexError:
         return None
-
-
-def torch_view_or_copy(operation: str) -> str:
-    """Run ``operation`` on a fresh ``x`` and see whether the result uses x's storage."""
-    x = torch.arange(12.0).reshape(3, 4)
-    result = eval(operation, {"torch": torch, "x": x})  # our own strings, never student input
-    return "view" if shares_storage(result, x) else "copy"
 
 
 def torch_can_view(shape, stride, new_shape) -> bool:

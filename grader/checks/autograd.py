@@ -10,6 +10,7 @@ these functions on hypothesis-generated inputs.
 import torch
 
 from .._compare import scalar_close
+from ..givens.autograd import build_model
 from ._autograd_examples import (
     accumulation_examples,
     graph_examples,
@@ -25,10 +26,6 @@ from ._autograd_harnesses import (
     running_mean_harness,
 )
 from ._autograd_oracle import (
-    LR,
-    MOMENTUM,
-    WEIGHT_DECAY,
-    build_model,
     describe_recipe,
     describe_spec,
     describe_tensor,
@@ -43,10 +40,6 @@ from ._autograd_oracle import (
 from ._registry import Mismatch, public_check
 
 __all__ = [
-    "LR",
-    "MOMENTUM",
-    "WEIGHT_DECAY",
-    "build_model",
     "compare_graph_summary",
     "compare_logsumexp",
     "compare_accumulated_grad",

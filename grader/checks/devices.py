@@ -11,6 +11,7 @@ a GPU; the ``*_on_cuda`` variants run only where CUDA works.
 
 import torch
 
+from ..givens.devices import ALIGN
 from ._creating_tensors_oracle import expect_tensor
 from ._devices_examples import (
     causal_mask_examples,
@@ -21,7 +22,6 @@ from ._devices_examples import (
 )
 from ._devices_harnesses import cuda_sleep_harness, timing_harness
 from ._devices_oracle import (
-    ALIGN,
     CudaUnavailable,
     describe_kind,
     expect_moved,

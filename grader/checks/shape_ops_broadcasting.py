@@ -6,15 +6,14 @@ counterexample when they disagree. The hidden checks
 (``grader/hidden/test_03_shape_ops_broadcasting.py``) reuse these same
 functions on hypothesis-generated inputs.
 
-Four exercises are puzzles with rules (``RULES``: no loops, only listed
-functions). ``check_rules(fn)`` checks them on the function's source for
-instant feedback; the hidden checks enforce them on the submitted code (see
-``grader/givens/_puzzle_rules.py``).
+Four exercises are puzzles with rules (no loops, only listed functions):
+``grader/givens/shape_ops_broadcasting.py`` holds them and the students'
+``check_rules``; the hidden checks enforce them on the submitted code.
 """
 
 import torch
 
-from ._registry import RAISED_LIKE_TORCH, Mismatch, public_check, result_unless_torch_raises
+from ._registry import RAISED_LIKE_TORCH, public_check, result_unless_torch_raises
 from ._shape_ops_broadcasting_oracle import (
     describe_tensor,
     expect_shape,
@@ -27,12 +26,8 @@ from ._shape_ops_broadcasting_oracle import (
     torch_source_index,
     torch_unbroadcast,
 )
-from ..givens._puzzle_rules import Rules, source_of, violations
 
 __all__ = [
-    "RULES",
-    "check_rules",
-    "show_rules",
     "compare_broadcast_shape",
     "compare_source_index",
     "compare_unbroadcast",
@@ -41,60 +36,6 @@ __all__ = [
     "compare_one_hot",
     "compare_last_tokens",
 ]
-
-RULES = {
-    "batched_matmul": Rules(
-        one_line=True,
-        torch_functions=frozenset({"sum", "unsqueeze"}),
-        methods=frozenset({"sum", "unsqueeze", "transpose", "mT"}),
-        operators=frozenset({"*"}),
-    ),
-    "stable_softmax": Rules(
-        one_line=False,
-        torch_functions=frozenset({"exp", "amax", "max", "sum", "where", "zeros_like",
-                                   "empty_like"}),
-        methods=frozenset({"exp", "amax", "max", "values", "sum", "size", "shape", "dim",
-                           "numel", "clone", "new_zeros", "new_empty"}),
-        operators=frozenset({"-", "/", "+", "*"}),
-        basic_indexing=False,
-    ),
-    "one_hot": Rules(
-        one_line=True,
-        torch_functions=frozenset({"arange"}),
-        methods=frozenset({"unsqueeze", "long", "to", "dtype", "device"}),
-        operators=frozenset(),
-    ),
-    "last_tokens": Rules(
-        one_line=True,
-        torch_functions=frozenset({"gather"}),
-        methods=frozenset({"gather", "unsqueeze", "squeeze", "expand", "view", "reshape",
-                           "size", "shape"}),
-        operators=frozenset({"-", "+"}),
-    ),
-}
-
-
-def show_rules(name: str) -> None:
-    """Print the rules of puzzle ``name``."""
-    print(f"Rules for {name}:")
-    for line in RULES[name].describe():
-        print(f"  - {line}")
-
-
-def check_rules(answer) -> None:
-    """Check a puzzle's function against its rules, on its source (nothing is run).
-
-    Prints a one-line success, or raises ``AssertionError`` saying which line
-    breaks which rule. Grading checks the same rules on your submitted code.
-    """
-    name = getattr(answer, "__name__", None)
-    if name not in RULES:
-        raise LookupError(f"{name!r} has no rules; puzzles: {sorted(RULES)}")
-    problem = violations(source_of(answer), name, RULES[name])
-    if problem:
-        raise Mismatch(problem)
-    print(f"✓ {name} follows the rules")
-
 
 def _seeded(seed: int) -> torch.Generator:
     return torch.Generator().manual_seed(seed)

@@ -5,7 +5,7 @@ the fraction of its tests that pass. Docstrings are shown to students as
 feedback. The comparisons live in ``grader.checks.shape_ops_broadcasting``
 (shared with the public ``check``); here we only choose the inputs.
 
-The puzzles (``ch.RULES``) are not called through the ``student`` fixture.
+The puzzles (``RULES``) are not called through the ``student`` fixture.
 Their ``def`` is read out of the submitted notebook, checked against the
 rules on its syntax tree, and only that checked code runs, in a worker of its
 own next to ``import torch`` and nothing else (``_Vetted``). A definition that
@@ -33,6 +33,7 @@ from grader.givens._puzzle_rules import (
     vetted_source,
     violations,
 )
+from grader.givens.shape_ops_broadcasting import RULES
 
 # Each call of a student's function is a round trip to another process:
 # examples per test keep the whole file near 1,000 calls for a right answer.
@@ -47,7 +48,7 @@ class _Vetted:
 
     def __init__(self, cells: list[str], local: bool):
         self.problems, sources = {}, []
-        for name, rules in ch.RULES.items():
+        for name, rules in RULES.items():
             fn = find_definition(cells, name)
             self.problems[name] = violations(fn, name, rules)
             if self.problems[name] is None:
@@ -108,10 +109,10 @@ def _exercise_params(names):
 
 
 @pytest.mark.parametrize("name", _exercise_params(
-    ["broadcast_shape", "source_index", "unbroadcast", *ch.RULES]))
+    ["broadcast_shape", "source_index", "unbroadcast", *RULES]))
 def test_examples_from_check(name, request, student):
     """agrees with torch on every example that check() tries"""
-    if name in ch.RULES:
+    if name in RULES:
         fn = request.getfixturevalue(f"puzzle_{name}")
     else:
         fn = getattr(student, name)

@@ -40,7 +40,7 @@ def _accumulated(mistake: str, body: str) -> str:
 
 def _train_only(mistake: str, body: str) -> str:
     return ("\nimport torch\nfrom torch import nn\n"
-            "from grader.checks.autograd import LR, MOMENTUM, WEIGHT_DECAY, build_model\n\n"
+            "from grader.givens.autograd import LR, MOMENTUM, WEIGHT_DECAY, build_model\n\n"
             f"def train_only(spec, seed, trainable, x, y, steps):\n    # Mistake: {mistake}\n"
             f"    model = build_model(spec, seed)\n{body}"
             "    return {name: p.detach().clone() for name, p in model.named_parameters()}\n")

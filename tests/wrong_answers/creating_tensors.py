@@ -173,7 +173,7 @@ def infer_dtype(data):
     "share_or_copy": [
         """
 import torch
-from grader.checks.creating_tensors import as_numpy
+from grader.givens.creating_tensors import as_numpy
 
 def share_or_copy(x, steps, readonly):
     # Mistake: "torch.tensor always works and always copies": it refuses negative strides.
@@ -181,7 +181,7 @@ def share_or_copy(x, steps, readonly):
 """,
         """
 import torch
-from grader.checks.creating_tensors import as_numpy
+from grader.givens.creating_tensors import as_numpy
 
 def share_or_copy(x, steps, readonly):
     # Mistake: always from_numpy: fails on negative strides, shares read-only memory.
@@ -189,7 +189,7 @@ def share_or_copy(x, steps, readonly):
 """,
         """
 import torch
-from grader.checks.creating_tensors import as_numpy
+from grader.givens.creating_tensors import as_numpy
 
 def share_or_copy(x, steps, readonly):
     # Mistake: "from_numpy needs a C-contiguous array", so transposes and steps are copied.
@@ -200,7 +200,7 @@ def share_or_copy(x, steps, readonly):
 """,
         """
 import torch
-from grader.checks.creating_tensors import as_numpy
+from grader.givens.creating_tensors import as_numpy
 
 def share_or_copy(x, steps, readonly):
     # Mistake: copies reversed arrays with torch.tensor, which refuses them too.
@@ -211,7 +211,7 @@ def share_or_copy(x, steps, readonly):
 """,
         """
 import torch
-from grader.checks.creating_tensors import as_numpy
+from grader.givens.creating_tensors import as_numpy
 
 def share_or_copy(x, steps, readonly):
     # Mistake: a read-only array only triggers a warning, so it is shared anyway.
@@ -222,7 +222,7 @@ def share_or_copy(x, steps, readonly):
 """,
         """
 import torch
-from grader.checks.creating_tensors import as_numpy
+from grader.givens.creating_tensors import as_numpy
 
 def share_or_copy(x, steps, readonly):
     # Mistake: reversing a dimension of size 1 changes nothing, so it is shared.

@@ -77,14 +77,14 @@ def storage_position(index, shape, stride, storage_offset):
     ],
     "view_or_copy": [
         """
-from grader.checks.storage_strides import OPERATIONS
+from grader.givens.storage_strides import OPERATIONS
 
 def view_or_copy():
     # Mistake: "PyTorch never copies unless asked": everything is a view.
     return {operation: "view" for operation in OPERATIONS}
 """,
         """
-from grader.checks.storage_strides import OPERATIONS
+from grader.givens.storage_strides import OPERATIONS
 
 def view_or_copy():
     # Mistake: only clone() and contiguous() copy; reshape, flatten and indexing view.
@@ -94,7 +94,7 @@ def view_or_copy():
     }
 """,
         """
-from grader.checks.storage_strides import OPERATIONS
+from grader.givens.storage_strides import OPERATIONS
 
 def view_or_copy():
     # Mistake: "reshape and flatten always copy; slicing and t() view".
