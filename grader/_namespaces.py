@@ -98,15 +98,16 @@ def _unshare_all(libc, as_root: bool) -> None:
 
 
 def visible_paths(package_root: Path) -> list[str]:
-    """Read-only paths of the student's root: the system's libraries, Python, the course's
-    public packages. Never the course folder itself (solutions, hidden checks, instructor)."""
+    """Read-only paths of the student's root: the system's libraries, Python, and of the
+    course only ``grader/givens`` (what exercises hand the student). Never the rest of the
+    course: solutions, checks and their oracles, hidden checks, widgets, the instructor's."""
     paths = [p for p in _SYSTEM if os.path.lexists(p)]
     paths += [f"/etc/{name}" for name in _ETC if os.path.lexists(f"/etc/{name}")]
     # The interpreter and the venv whole (the standard library, site-packages);
     # not sys.path's other entries, which may be any folder (the judge's cwd).
     prefixes = {os.path.realpath(p) for p in (sys.base_prefix, sys.exec_prefix, sys.prefix)}
     paths += sorted(prefixes)
-    paths += [str(package_root / name) for name in ("grader", "anatomy_widgets")]
+    paths.append(str(package_root / "grader" / "givens"))
     paths += [f"/dev/{name}" for name in os.listdir("/dev") if name.startswith("nvidia")]
     if any(name.startswith("/dev/nvidia") for name in paths):
         paths.append("/sys")  # CUDA reads the PCI topology
