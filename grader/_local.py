@@ -7,6 +7,7 @@ patch the oracle.
 
 import builtins
 
+from . import _wire
 from ._errors import MissingDefinition, StudentRaised
 from ._harness import load_harness
 
@@ -33,6 +34,16 @@ class LocalFunction:
     def harness(self, harness, *args, **kwargs):
         """``harness(fn, *args, **kwargs)``, built from its source as in grading."""
         return call_local(load_harness(harness), self._fn, *args, **kwargs)
+
+    def with_inputs_after(self, *args, **kwargs):
+        """``(result, args_after, kwargs_after)``, the call made on copies of the arguments.
+
+        The copies go through the wire as in grading (same sharing, layout and
+        limits), so local and graded runs see the same; the arguments stay as they were.
+        """
+        args_after, kwargs_after = _wire.decode(_wire.encode([list(args), kwargs]))
+        result = call_local(self._fn, *args_after, **kwargs_after)
+        return result, args_after, kwargs_after
 
 
 class LocalStudent:

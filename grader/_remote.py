@@ -222,7 +222,7 @@ class RemoteStudent:
         # hypothesis sees the same failure each time (not a flaky test).
         raise self._failing_fast[name]
 
-    def _call(self, name: str, args: list, kwargs: dict, harness=None):
+    def _call(self, name: str, args: list, kwargs: dict, harness=None, inputs_after=False):
         key = name if harness is None else f"{name}/{harness.__name__}"
         if key in self._failing_fast:
             self._fail_fast(key)
@@ -233,11 +233,7 @@ class RemoteStudent:
             self._failing_fast[key] = StudentTimeout(
                 f"the notebook used up its {self._notebook_timeout:g} s of grading time")
             self._fail_fast(key)
-        message = {"op": "call", "name": name,
-                   "args": _wire.encode(args), "kwargs": _wire.encode(kwargs)}
-        if harness is not None:
-            source, entry = harness_source(harness)
-            message.update(op="harness", source=source, entry=entry)
+        message = _call_message(name, args, kwargs, harness, inputs_after)
         try:
             reply = channel.request(message, min(self._call_timeout, self._time_left()))
         except StudentTimeout:
@@ -252,6 +248,8 @@ class RemoteStudent:
             self._restarts_left -= 1
             raise
         try:
+            if inputs_after:  # fresh tensors: the judge's own arguments stay as they were
+                return _inputs_after(name, _reply_value(name, reply, []))
             return _reply_value(name, reply, _wire.tensors_in([args, kwargs]))
         except StudentError as exc:
             exc.call = describe_call(name, args, kwargs)  # feedback names the input
@@ -270,6 +268,34 @@ class _RemoteFunction:
     def harness(self, harness, *args, **kwargs):
         """``harness(fn, *args, **kwargs)`` run in the student's process (see ``_harness``)."""
         return self._student._call(self._name, list(args), kwargs, harness=harness)
+
+    def with_inputs_after(self, *args, **kwargs):
+        """``(result, args_after, kwargs_after)``: the call, and its arguments as it left them.
+
+        All three are new tensors, sharing storage as they did in the student's
+        process; the arguments passed here are never modified.
+        """
+        return self._student._call(self._name, list(args), kwargs, inputs_after=True)
+
+
+def _call_message(name: str, args: list, kwargs: dict, harness, inputs_after: bool) -> dict:
+    # One encoding for both, so that arguments sharing a storage arrive sharing one.
+    encoded_args, encoded_kwargs = _wire.encode([args, kwargs])
+    message = {"op": "call", "name": name, "args": encoded_args, "kwargs": encoded_kwargs}
+    if harness is not None:
+        source, entry = harness_source(harness)
+        message.update(op="harness", source=source, entry=entry)
+    if inputs_after:
+        message["inputs_after"] = True
+    return message
+
+
+def _inputs_after(name: str, value) -> tuple:
+    # The student's process may send anything: check the shape before unpacking it.
+    if type(value) is not list or len(value) != 3 or type(value[1]) is not list \
+            or type(value[2]) is not dict:
+        raise UngradableResult(f"{name}(): its process did not send back its arguments")
+    return tuple(value)
 
 
 def _reply_value(name: str, reply: dict, shared_with: list):

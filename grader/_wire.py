@@ -4,8 +4,12 @@ Plain data (with dtypes, devices and namedtuples rebuilt from names) and
 CPU/meta tensors, as JSON with tagged containers: no pickle,
 no student-defined class ever exists on the judge's side. A tensor travels as
 its metadata plus the bytes of its whole storage, so layout (stride, offset,
-overlap) survives the trip. A result that shared storage with an argument on
-the student's side says so, and is rebuilt over the judge's own argument.
+overlap) survives the trip. Each storage's bytes cross once per message: a
+tensor over a storage met earlier in it (depth first, the order of
+``tensors_in``) says ``{"ref": i}`` and is rebuilt over that same storage, so
+sharing survives too. Index ``i`` counts ``shared_with`` first (for a result,
+the judge's own arguments, which it is then rebuilt over), then each tensor
+of the message that carried its own bytes.
 """
 
 import base64
@@ -43,7 +47,7 @@ class WireError(ValueError):
 
 
 def tensors_in(value) -> list:
-    """Tensors inside ``value``, depth first: the order ``arg`` refers to."""
+    """Tensors inside ``value``, depth first: the order ``ref`` counts in."""
     if isinstance(value, torch.Tensor):
         return [value]
     if isinstance(value, (list, tuple)):
@@ -61,7 +65,36 @@ def _storage_bytes(t: torch.Tensor) -> bytes:
     return as_bytes.numpy().tobytes()
 
 
-def _encode_tensor(t: torch.Tensor, shared_with: list) -> dict:
+def _storage_key(t: torch.Tensor) -> tuple[int, int] | None:
+    """Same key, same memory: one untyped storage (address and size). None never matches:
+    empty and meta storages all sit at address 0 and share nothing."""
+    if t.device.type != "cpu" or t.layout != torch.strided:
+        return None
+    storage = t.untyped_storage()
+    ptr, nbytes = storage.data_ptr(), storage.nbytes()
+    return (ptr, nbytes) if ptr and nbytes else None
+
+
+class _Storages:
+    """The storages a message has met so far, numbered as ``ref`` counts them."""
+
+    def __init__(self, shared_with):
+        self._first, self._count = {}, 0
+        for t in shared_with:
+            self.add(t)
+
+    def index(self, t: torch.Tensor) -> int | None:
+        key = _storage_key(t)
+        return None if key is None else self._first.get(key)
+
+    def add(self, t: torch.Tensor) -> None:
+        key = _storage_key(t)
+        if key is not None:
+            self._first.setdefault(key, self._count)
+        self._count += 1  # counted even when unshareable: the decoder numbers the same way
+
+
+def _encode_tensor(t: torch.Tensor, storages: _Storages) -> dict:
     if t.device.type not in ("cpu", "meta") or t.layout != torch.strided:
         raise WireError(f"only CPU or meta strided tensors cross, not {t.device}/{t.layout}")
     requires_grad = bool(t.requires_grad)  # read before detach, which clears it
@@ -72,37 +105,42 @@ def _encode_tensor(t: torch.Tensor, shared_with: list) -> dict:
         "offset": t.storage_offset(), "requires_grad": requires_grad,
     }
     if t.device.type == "cpu":
-        ptr = t.untyped_storage().data_ptr()
-        owners = [i for i, a in enumerate(shared_with) if a.untyped_storage().data_ptr() == ptr]
-        if owners and ptr != 0:
-            meta["arg"] = owners[0]
+        index = storages.index(t)
+        if index is not None:
+            meta["ref"] = index
         else:
             meta["storage"] = base64.b64encode(_storage_bytes(t)).decode("ascii")
+            storages.add(t)
     return meta
 
 
 def encode(value, shared_with: list = ()):
-    """Plain JSON for ``value``; tensors sharing storage with ``shared_with`` say so."""
+    """Plain JSON for ``value``; a tensor over a storage of ``shared_with``, or of an
+    earlier tensor in ``value``, refers to it instead of carrying its bytes again."""
+    return _encode(value, _Storages(shared_with))
+
+
+def _encode(value, storages: _Storages):
     kind = type(value)
     if value is None or kind in (bool, int, float, str):
         return value
     if kind is list:
-        return [encode(v, shared_with) for v in value]
+        return [_encode(v, storages) for v in value]
     if kind is tuple or kind is torch.Size:
-        return {"$t": "tuple", "v": [encode(v, shared_with) for v in value]}
+        return {"$t": "tuple", "v": [_encode(v, storages) for v in value]}
     if kind is dict:
         if not all(type(k) is str for k in value):
             raise WireError("only dicts with str keys cross")
-        return {"$t": "dict", "v": [[k, encode(v, shared_with)] for k, v in value.items()]}
+        return {"$t": "dict", "v": [[k, _encode(v, storages)] for k, v in value.items()]}
     if kind is torch.dtype:
         return {"$t": "dtype", "v": str(value).removeprefix("torch.")}
     if kind is torch.device:
         return {"$t": "device", "v": str(value)}
     if isinstance(value, torch.Tensor):
-        return _encode_tensor(value, list(shared_with))
+        return _encode_tensor(value, storages)
     if isinstance(value, tuple) and hasattr(kind, "_fields"):
         return {"$t": "namedtuple", "name": kind.__name__, "fields": list(kind._fields),
-                "v": [encode(v, shared_with) for v in value]}
+                "v": [_encode(v, storages) for v in value]}
     raise WireError(f"{kind.__name__!r} objects cannot be graded; return plain data or tensors")
 
 
@@ -129,7 +167,7 @@ def _check_in_bounds(shape, stride, offset, itemsize, nbytes) -> None:
         raise WireError(f"layout {tuple(shape)}/{tuple(stride)}+{offset} is out of its storage")
 
 
-def _decode_tensor(msg: dict, shared_with: list) -> torch.Tensor:
+def _decode_tensor(msg: dict, storages: list) -> torch.Tensor:
     dtype = _DTYPES.get(msg.get("dtype"))
     shape, stride = _int_list(msg.get("shape"), "shape"), _int_list(msg.get("stride"), "stride")
     offset = msg.get("offset")
@@ -139,22 +177,30 @@ def _decode_tensor(msg: dict, shared_with: list) -> torch.Tensor:
         raise WireError(f"tensor shape {tuple(shape)} is negative or over {MAX_NUMEL} elements")
     if msg.get("device") == "meta":
         result = torch.empty_strided(shape, stride, dtype=dtype, device="meta")
-    elif "arg" in msg:
-        index = msg["arg"]
-        if type(index) is not int or not 0 <= index < len(shared_with):
-            raise WireError("tensor claims to share storage with no such argument")
-        storage = shared_with[index].untyped_storage()
-        _check_in_bounds(shape, stride, offset, dtype.itemsize, storage.nbytes())
-        result = torch.empty(0, dtype=dtype).set_(storage, offset, shape, stride)
     else:
-        raw = bytearray(base64.b64decode(msg.get("storage", ""), validate=True))
-        storage = torch.frombuffer(raw, dtype=torch.uint8).untyped_storage() if raw else \
-            torch.empty(0, dtype=torch.uint8).untyped_storage()
+        storage = _decode_storage(msg, storages)
         _check_in_bounds(shape, stride, offset, dtype.itemsize, storage.nbytes())
         result = torch.empty(0, dtype=dtype).set_(storage, offset, shape, stride)
     if msg.get("requires_grad") is True and (dtype.is_floating_point or dtype.is_complex):
         result.requires_grad_(True)
     return result
+
+
+def _decode_storage(msg: dict, storages: list):
+    """The storage a CPU tensor refers to, or the one it carries (then numbered next)."""
+    if "ref" in msg:
+        index = msg["ref"]
+        # Only storages met before this tensor: a reference can never run ahead.
+        if type(index) is not int or not 0 <= index < len(storages):
+            raise WireError("tensor refers to a storage not sent before it")
+        if storages[index].device.type != "cpu":
+            raise WireError("tensor refers to a storage that is not in CPU memory")
+        return storages[index]
+    raw = bytearray(base64.b64decode(msg.get("storage", ""), validate=True))
+    storage = torch.frombuffer(raw, dtype=torch.uint8).untyped_storage() if raw else \
+        torch.empty(0, dtype=torch.uint8).untyped_storage()
+    storages.append(storage)
+    return storage
 
 
 _DEVICE = re.compile(r"(cpu|meta|cuda|mps|xpu)(:[0-9]{1,3})?")
@@ -168,34 +214,41 @@ def _namedtuple_type(name: str, fields: tuple[str, ...]) -> type:
     return collections.namedtuple(name, fields)
 
 
-def _decode_namedtuple(value: dict, shared_with: list):
+def _decode_namedtuple(value: dict, storages: list):
     name, fields, items = value["name"], value["fields"], value["v"]
     if type(name) is not str or type(fields) is not list or type(items) is not list \
             or not all(type(f) is str for f in fields) or len(fields) != len(items):
         raise ValueError("fields and values do not match")
-    return _namedtuple_type(name, tuple(fields))(*(decode(v, shared_with) for v in items))
+    return _namedtuple_type(name, tuple(fields))(*(_decode(v, storages) for v in items))
 
 
 def decode(value, shared_with: list = ()):
-    """Rebuild plain Python data and tensors; anything unexpected is refused."""
+    """Rebuild plain Python data and tensors; anything unexpected is refused.
+
+    ``shared_with`` must be the tensors ``encode`` was given, in the same order.
+    """
+    return _decode(value, [t.untyped_storage() for t in shared_with])
+
+
+def _decode(value, storages: list):
     if value is None or type(value) in (bool, int, float, str):
         return value
     if type(value) is list:
-        return [decode(v, shared_with) for v in value]
+        return [_decode(v, storages) for v in value]
     if type(value) is not dict:
         raise WireError(f"unexpected {type(value).__name__} on the wire")
     tag = value.get("$t")
     try:
         if tag == "tuple":
-            return tuple(decode(v, shared_with) for v in value["v"])
+            return tuple(_decode(v, storages) for v in value["v"])
         if tag == "dict":
-            return {str(k): decode(v, shared_with) for k, v in value["v"]}
+            return {str(k): _decode(v, storages) for k, v in value["v"]}
         if tag == "dtype":
             return _DTYPES[value["v"]]
         if tag == "tensor":
-            return _decode_tensor(value, list(shared_with))
+            return _decode_tensor(value, storages)
         if tag == "namedtuple":
-            return _decode_namedtuple(value, shared_with)
+            return _decode_namedtuple(value, storages)
         if tag == "device" and type(value["v"]) is str and _DEVICE.fullmatch(value["v"]):
             return torch.device(value["v"])
     except (KeyError, TypeError, ValueError, RuntimeError) as exc:

@@ -80,15 +80,34 @@ def _run_cell(namespace: dict, msg: dict) -> dict:
     return {**reply, "stdout": printed.getvalue()}
 
 
+def _storages_as_sent(arguments) -> list:
+    """A byte view of each argument's storage, in ``tensors_in`` order, taken before the call.
+
+    The judge rebuilds a result over its own copy of these: one the call swaps in
+    (``set_``, ``.data =``) or a list argument it reorders must not be mistaken for them.
+    """
+    import torch
+
+    return [torch.empty(0, dtype=torch.uint8, device=t.device).set_(t.untyped_storage())
+            for t in _wire.tensors_in(arguments)]
+
+
 def _answer(fn, msg: dict, *before) -> dict:
-    """Call ``fn(*before, *args, **kwargs)`` with the message's arguments; encode the answer."""
-    args, kwargs = _wire.decode(msg["args"]), _wire.decode(msg["kwargs"])
+    """Call ``fn(*before, *args, **kwargs)`` with the message's arguments; encode the answer.
+
+    With ``inputs_after``, the answer is ``[result, args, kwargs]`` as the call
+    left them, encoded together so that their sharing of storage shows.
+    """
+    # Decoded as one value: arguments that share a storage share it here too.
+    args, kwargs = _wire.decode([msg["args"], msg["kwargs"]])
+    shared_with = _storages_as_sent([args, kwargs])
     try:
         result = fn(*before, *args, **kwargs)
     except BaseException as exc:  # noqa: BLE001 - every failure is the student's answer
         return _describe(exc)
     try:
-        value = _wire.encode(result, _wire.tensors_in([args, kwargs]))
+        value = (_wire.encode([result, args, kwargs]) if msg.get("inputs_after")
+                 else _wire.encode(result, shared_with))
     except Exception as exc:  # noqa: BLE001
         return {"status": "ungradable", "message": str(exc)[:500]}
     return {"status": "ok", "value": value}

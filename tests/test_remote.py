@@ -17,7 +17,16 @@ from grader._errors import (
     StudentTimeout,
     UngradableResult,
 )
+from grader._local import LocalStudent
 from grader._remote import RemoteStudent
+
+# Functions whose answers depend on which storage their arguments share.
+SHARING_CELLS = [
+    "def is_view_of(a, b):\n"
+    "    return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()",
+    "def add_at_(t, i, v):\n    t.index_add_(0, i, v)\n    return t",
+    "def swap_storage(t):\n    t.set_(torch.arange(3.0))\n    return t",
+]
 
 CELLS = [
     "import os, torch",
@@ -33,6 +42,7 @@ CELLS = [
     "def die(x):\n    os._exit(3)",
     "def weird(x):\n    return object()",
     "def boom(x):\n    raise IndexError('index 9 is out of range')",
+    *SHARING_CELLS,
     "while True:\n    pass",  # a cell that never ends is skipped, not fatal
     "def after_the_hang():\n    return 42",
     "print('x' * 10**6)",
@@ -128,16 +138,87 @@ def test_a_harness_sees_only_its_own_source(student):
 
 
 def test_a_harness_runs_the_same_locally():
-    from grader._local import LocalStudent
-
     local = LocalStudent.from_source(CELLS[-1])
     assert local.apply_twice.harness(record_calls, 3) == (12, [3, 6])
     with pytest.raises(StudentRaised):
         local.apply_twice.harness(uses_a_global)
 
 
+@pytest.fixture(params=["remote", "local"])
+def judged(request):
+    """The same functions graded (in the student's process) and in the student's kernel."""
+    if request.param == "local":
+        return LocalStudent.from_source("\n".join(["import torch", *SHARING_CELLS]))
+    return request.getfixturevalue("student")
+
+
+def _shares(a, b) -> bool:
+    return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
+
+
+def _layout(t):
+    return tuple(t.shape), t.stride(), t.storage_offset()
+
+
+def test_arguments_sharing_a_storage_share_it_in_the_students_code(judged):
+    x = torch.arange(12.0).reshape(3, 4)
+    assert judged.is_view_of(x, x.t()[1:]) is True
+    assert judged.is_view_of(x, x.clone()) is False
+    assert judged.is_view_of(x[0], b=x[2]) is True  # a keyword argument too
+
+
+def test_with_inputs_after_gives_the_arguments_as_the_call_left_them(judged):
+    t, i, v = torch.zeros(5), torch.tensor([0, 2, 2]), torch.tensor([1.0, 2.0, 3.0])
+    result, args_after, kwargs_after = judged.add_at_.with_inputs_after(t, i, v=v)
+    assert torch.equal(args_after[0], torch.tensor([1.0, 0.0, 5.0, 0.0, 0.0]))
+    assert torch.equal(args_after[1], i) and list(kwargs_after) == ["v"]
+    assert torch.equal(kwargs_after["v"], v)
+    assert _shares(result, args_after[0]) and _layout(result) == _layout(args_after[0])
+    assert torch.equal(t, torch.zeros(5)) and not _shares(args_after[0], t)  # the judge's own
+
+
+def test_with_inputs_after_brings_back_an_arguments_whole_storage(judged):
+    matrix = torch.zeros(3, 4)
+    column = matrix[:, 1]
+    result, args_after, _ = judged.add_at_.with_inputs_after(
+        column, torch.tensor([0, 2]), torch.tensor([1.0, 2.0]))
+    after = args_after[0]
+    assert _layout(after) == ((3,), (4,), 1)
+    expected = torch.zeros(3, 4)
+    expected[0, 1], expected[2, 1] = 1.0, 2.0
+    assert torch.equal(torch.empty(0).set_(after.untyped_storage()).view(3, 4), expected)
+    assert _shares(result, after) and _layout(result) == _layout(after)
+    assert torch.equal(matrix, torch.zeros(3, 4))
+
+
+def test_with_inputs_after_fails_as_a_plain_call_does(judged):
+    with pytest.raises(StudentRaised) as raised:
+        judged.add_at_.with_inputs_after(torch.zeros(2), torch.tensor([5]), torch.tensor([1.0]))
+    assert raised.value.type_name in ("IndexError", "RuntimeError")
+
+
+def test_with_inputs_after_names_the_input_and_times_out_like_a_call(student):
+    x = torch.zeros(2)
+    with pytest.raises(StudentRaised) as raised:
+        student.boom.with_inputs_after(x)
+    assert raised.value.type_name == "IndexError"
+    assert raised.value.call.startswith("boom(tensor([0.0, 0.0]")
+    with pytest.raises(MissingDefinition):
+        student.not_defined.with_inputs_after(x)
+    with pytest.raises(UngradableResult, match="'object' objects cannot be graded"):
+        student.weird.with_inputs_after(x)
+    with pytest.raises(StudentTimeout):
+        student.hang.with_inputs_after(torch.zeros(1))
+
+
+def test_a_storage_the_call_swaps_in_is_not_taken_for_the_arguments(student):
+    # Same size as the argument's storage: only its identity tells them apart.
+    assert torch.equal(student.swap_storage(torch.zeros(3)), torch.arange(3.0))
+
+
 JUDGE_KILLED_MID_CALL = """
 import threading, time
+from grader._local import LocalStudent
 from grader._remote import RemoteStudent
 student = RemoteStudent(["def spin():\\n    while True:\\n        pass"], call_timeout=600)
 student.start()
