@@ -20,6 +20,8 @@ __all__ = [
     "torch_softmax",
     "torch_one_hot",
     "torch_last_tokens",
+    "whole_storage",
+    "torch_add_at",
     "tolerance",
     "describe_tensor",
     "expect_shape",
@@ -67,6 +69,24 @@ def torch_one_hot(labels: torch.Tensor, num_classes: int) -> torch.Tensor:
 
 def torch_last_tokens(x: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
     return x[torch.arange(x.shape[0]), lengths - 1]
+
+
+def whole_storage(t: torch.Tensor) -> torch.Tensor:
+    """Every element of ``t``'s storage, in storage order (a 1-D view, not a copy)."""
+    count = t.untyped_storage().nbytes() // t.element_size()
+    return torch.empty(0, dtype=t.dtype).set_(t.untyped_storage(), 0, (count,), (1,))
+
+
+def torch_add_at(target: torch.Tensor, index: torch.Tensor, values: torch.Tensor):
+    """What ``target.index_add_(0, index, values)`` leaves in target's whole storage.
+
+    Done on a copy of that storage, through target's own layout, so the
+    arguments stay as they were: the truth is computed before the student runs.
+    """
+    storage = whole_storage(target).clone()
+    storage.as_strided(target.shape, target.stride(), target.storage_offset()) \
+        .index_add_(0, index, values)
+    return storage
 
 
 def tolerance(dtype: torch.dtype) -> dict:

@@ -13,11 +13,13 @@ Four exercises are puzzles with rules (no loops, only listed functions):
 
 import torch
 
-from ._registry import RAISED_LIKE_TORCH, public_check, result_unless_torch_raises
+from ._registry import RAISED_LIKE_TORCH, Mismatch, public_check, result_unless_torch_raises
 from ._shape_ops_broadcasting_oracle import (
     describe_tensor,
     expect_shape,
     expect_tensor,
+    tolerance,
+    torch_add_at,
     torch_batched_matmul,
     torch_broadcast_shape,
     torch_last_tokens,
@@ -25,7 +27,9 @@ from ._shape_ops_broadcasting_oracle import (
     torch_softmax,
     torch_source_index,
     torch_unbroadcast,
+    whole_storage,
 )
+from ._storage_strides_oracle import shares_storage
 
 __all__ = [
     "compare_broadcast_shape",
@@ -35,6 +39,7 @@ __all__ = [
     "compare_stable_softmax",
     "compare_one_hot",
     "compare_last_tokens",
+    "compare_add_at_",
 ]
 
 def _seeded(seed: int) -> torch.Generator:
@@ -219,3 +224,55 @@ def _last_tokens_examples():
 def compare_last_tokens(fn, x, lengths):
     result = fn(x, lengths)
     expect_tensor(_call("last_tokens", x, lengths), result, torch_last_tokens(x, lengths))
+
+
+# --- 8. add_at_ -----------------------------------------------------------------------
+
+
+def _add_at_examples():
+    return [  # (target, index, values): values[i] goes into target[index[i]]
+        (torch.zeros(5, 3), torch.tensor([0, 2, 0, 4]), torch.ones(4, 3)),  # row 0 twice
+        (torch.zeros(4), torch.tensor([1, 1, 1]), torch.tensor([1.0, 2.0, 4.0])),
+        (torch.arange(15.0).reshape(3, 5).t(), torch.tensor([4, 0, 4]),
+         torch.arange(9.0).reshape(3, 3)),  # a transposed view
+        (torch.arange(24).reshape(6, 4)[:, 1], torch.tensor([5, 0, 5, 2]),
+         torch.tensor([10, 20, 30, 40])),  # one column of a matrix: stride 4, offset 1
+        (torch.arange(30.0).reshape(10, 3)[1::2], torch.tensor([0, 4, 4]),
+         torch.ones(3, 3)),  # every other row
+        (torch.zeros(3, 2, 2), torch.tensor([2, 2]), torch.arange(8.0).reshape(2, 2, 2)),
+        (torch.zeros(3, 2), torch.zeros(0, dtype=torch.long), torch.zeros(0, 2)),  # no update
+        (torch.zeros(2, 3, dtype=torch.float64), torch.tensor([1, 0, 1, 1]),
+         torch.linspace(-1, 1, 12, dtype=torch.float64).reshape(4, 3)),
+    ]
+
+
+def _same_tensor(a: torch.Tensor, b: torch.Tensor) -> bool:
+    return isinstance(a, torch.Tensor) and shares_storage(a, b) and a.shape == b.shape \
+        and a.stride() == b.stride() and a.storage_offset() == b.storage_offset()
+
+
+def _first_wrong(after: torch.Tensor, truth: torch.Tensor) -> int | None:
+    close = torch.isclose(after, truth, equal_nan=True, **tolerance(truth.dtype))
+    return None if close.all() else int((~close).nonzero()[0, 0])
+
+
+@public_check("add_at_", _add_at_examples)
+def compare_add_at_(fn, target, index, values):
+    call = f"add_at_(target, index={index.tolist()}, values) for target of " \
+           f"{describe_tensor(target)}"
+    truth = torch_add_at(target, index, values)  # before the call, from pristine arguments
+    result, (target_after, index_after, values_after), _ = \
+        fn.with_inputs_after(target, index, values)
+    wrong = _first_wrong(whole_storage(target_after), truth)
+    if wrong is not None:
+        unchanged = " (unchanged: add into target itself, in place)" \
+            if torch.equal(target_after, target) else ""
+        raise Mismatch(f"{call}: wrong values in target's storage after the call, first at "
+                       f"storage position {wrong}, where torch's index_add_ leaves "
+                       f"{truth[wrong].item()!r}. Target after your call: "
+                       f"{describe_tensor(target_after)}{unchanged}")
+    if not (torch.equal(index_after, index) and torch.equal(values_after, values)):
+        raise Mismatch(f"{call}: changed index or values; only target may change")
+    if not _same_tensor(result, target_after):
+        raise Mismatch(f"{call}: returned something other than target itself (the same "
+                       f"storage, shape, stride and offset): return target, like index_add_")

@@ -109,7 +109,7 @@ def _exercise_params(names):
 
 
 @pytest.mark.parametrize("name", _exercise_params(
-    ["broadcast_shape", "source_index", "unbroadcast", *RULES]))
+    ["broadcast_shape", "source_index", "unbroadcast", *RULES, "add_at_"]))
 def test_examples_from_check(name, request, student):
     """agrees with torch on every example that check() tries"""
     if name in RULES:
@@ -448,3 +448,55 @@ def test_last_tokens_strided(case, *, puzzle_last_tokens):
 def test_last_tokens_zero_size(case, *, puzzle_last_tokens):
     """handles no sequences at all (B = 0) and no features (D = 0)"""
     ch.compare_last_tokens(puzzle_last_tokens, *case)
+
+
+# --- 8. add_at_ -----------------------------------------------------------------------
+
+
+@st.composite
+def _add_at_cases(draw, dtype=torch.float64, repeats=False, **layout):
+    """(target, index, values): target of any layout but stride 0 (torch refuses to write
+    where two elements share memory), index into its first dim, values of its dtype."""
+    shape = gs.shapes(min_dims=1, max_dims=3, min_size=1)
+    values_of = cs.integer_values(-9, 10) if dtype == torch.int64 else cs.normal_values(4)
+    target = draw(cs.refilled(gs.layouts(shape, dtype=dtype, **layout), values_of))
+    rows = target.shape[0]
+    count = draw(st.integers(2 if repeats else 0, 6))
+    chosen = draw(st.lists(st.integers(0, rows - 1), min_size=count, max_size=count)
+                  .filter(lambda ids: not repeats or len(set(ids)) < len(ids)))
+    generator = torch.Generator().manual_seed(draw(st.integers(0, 2**31 - 1)))
+    numel = count * target[0].numel()
+    values = values_of(numel, generator, dtype).to(dtype).reshape(count, *target.shape[1:])
+    return target, torch.tensor(chosen, dtype=torch.int64), values
+
+
+@pytest.mark.exercise("add_at_")
+@settings(max_examples=FEW)
+@given(case=_add_at_cases(repeats=True))
+def test_add_at_repeated_rows(case, *, student):
+    """adds every update of a repeated row, not only the last one"""
+    ch.compare_add_at_(student.add_at_, *case)
+
+
+@pytest.mark.exercise("add_at_")
+@settings(max_examples=FEW)
+@given(case=_add_at_cases(permute=True, step=True, offset=True))
+def test_add_at_views(case, *, student):
+    """writes through transposed, stepped and offset views, and nowhere else in their storage"""
+    ch.compare_add_at_(student.add_at_, *case)
+
+
+@pytest.mark.exercise("add_at_")
+@settings(max_examples=FEW)
+@given(case=_add_at_cases(dtype=torch.int64, permute=True, step=True))
+def test_add_at_integers(case, *, student):
+    """adds integer rows exactly"""
+    ch.compare_add_at_(student.add_at_, *case)
+
+
+@pytest.mark.exercise("add_at_")
+@settings(max_examples=FEW)
+@given(case=_add_at_cases(dtype=torch.float32, offset=True))
+def test_add_at_float32(case, *, student):
+    """returns target itself and leaves index and values as they were (float32)"""
+    ch.compare_add_at_(student.add_at_, *case)

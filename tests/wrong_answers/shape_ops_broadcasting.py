@@ -216,4 +216,38 @@ def last_tokens(x, lengths):
     return x.gather(1, lengths.view(-1, 1, 1).expand(-1, 1, x.size(2))).squeeze(1)
 """,
     ],
+    "add_at_": [
+        """
+def add_at_(target, index, values):
+    # Mistake: advanced-index += keeps one update per repeated row, not their sum.
+    target[index] += values
+    return target
+""",
+        """
+def add_at_(target, index, values):
+    # Mistake: not in place: a new tensor comes back and target is unchanged.
+    return target.index_add(0, index, values)
+""",
+        """
+def add_at_(target, index, values):
+    # Mistake: a non-contiguous target is copied by contiguous(), so the sums land in the copy.
+    dense = target.contiguous()
+    return dense.index_add_(0, index, values)
+""",
+        """
+def add_at_(target, index, values):
+    # Mistake: right values in target, but returns a copy instead of target itself.
+    target.index_add_(0, index, values)
+    return target.clone()
+""",
+        """
+def add_at_(target, index, values):
+    # Mistake: writes over the whole flat storage order, as if target were contiguous.
+    flat = target.as_strided((target.numel(),), (1,), target.storage_offset())
+    rows = target[0].numel()
+    for i, row in enumerate(index.tolist()):
+        flat[row * rows:(row + 1) * rows] += values[i].reshape(-1)
+    return target
+""",
+    ],
 }
