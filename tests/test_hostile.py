@@ -2,28 +2,51 @@
 
 Every submission goes through the real judge (its own process) against a tiny
 one-exercise assignment, ``double(x) == 2 * x`` with 2 hidden checks
-(``hostile/checks_double.py``). ``EXPECTED`` holds the exact number of checks
-each must pass: 2 when the function is right and the attack is a side effect,
-0 when the attack stands in for a right answer.
+(``hostile/checks_double.py``). Each attack has the exact number of checks it
+must pass: 2 when the function is right and the attack is a side effect, 0
+when the attack stands in for a right answer. A side effect on others (reading
+or writing the gradebook or another student's work, a connection, a child
+process) is made the escape suite's way (``escape/attacks.py``): if it works,
+the cell swaps in a wrong answer, so it could not score 2; its cell must also
+report it refused, and the same cell run bare is shown to work.
 """
 
 import hashlib
+import shutil
+import socket
+import subprocess
+import sys
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from escape.attacks import ATTACKS, attempt_cell
 
 from grader._judge import judge_in_subprocess
 
 CHECKS = Path(__file__).parent / "hostile" / "checks_double.py"
 RIGHT = "def double(x):\n    return x * 2\n"
 WRONG = "def double(x):\n    return x + 1\n"
+# Attempts on others, each refused in the act (escape/attacks.py, plus two of our own).
+SIDE_EFFECTS = {
+    "reads the gradebook": "reads the gradebook",
+    "writes into the gradebook": "return open(T['gradebook'], 'a').write('pwned')",
+    "reads another student's work": "reads another student's submission",
+    "writes into another student's folder": "appends to another student's submission",
+    "opens a socket": "connects to the host over TCP",
+    "subprocess shell": "runs a subprocess",
+}
 
 
-def _attacks(instructor: Path) -> dict[str, tuple[list[str], int]]:
-    gradebook = instructor / "gradebook.db"
-    other = instructor / "submitted" / "other" / "a" / "a.ipynb"
-    return {
+def _side_effect(name: str, targets: dict) -> str:
+    attempt = SIDE_EFFECTS[name]
+    return attempt_cell(ATTACKS.get(attempt, attempt), targets)
+
+
+def _attacks(targets: dict) -> dict[str, tuple[list[str], int]]:
+    side_effects = {name: ([RIGHT, _side_effect(name, targets)], 2) for name in SIDE_EFFECTS}
+    return {**side_effects, **{
         "honest": ([RIGHT], 2),
         "blank stub": (["def double(x):\n    raise NotImplementedError()"], 0),
         "torch.equal always true": (["import torch\ntorch.equal = lambda *a, **k: True", WRONG], 0),
@@ -72,11 +95,6 @@ def _attacks(instructor: Path) -> dict[str, tuple[list[str], int]]:
         "fork bomb": ([RIGHT, "import os\nwhile True:\n    os.fork()"], 2),
         "prints megabytes": ([RIGHT, "print('x' * 50_000_000)",
                               "def double(x):\n    print('y' * 10**6)\n    return x * 2"], 2),
-        "opens a socket": ([RIGHT, "import socket\n"
-                            "socket.create_connection(('127.0.0.1', 9), timeout=1)"], 2),
-        "writes into the gradebook": ([RIGHT, f"open({str(gradebook)!r}, 'w').write('pwned')"], 2),
-        "writes into another student's folder": (
-            [RIGHT, f"open({str(other)!r}, 'w').write('pwned')"], 2),
         "returns a 10^8-element tensor": ([
             "import torch\ndef double(x):\n    return torch.zeros(1).expand(10**8)"], 0),
         "forges protocol replies": ([
@@ -91,9 +109,7 @@ def _attacks(instructor: Path) -> dict[str, tuple[list[str], int]]:
         "raises KeyboardInterrupt": (["def double(x):\n    raise KeyboardInterrupt"], 0),
         "stops itself": (["import os, signal\n"
                           "def double(x):\n    os.kill(os.getpid(), signal.SIGSTOP)"], 0),
-        "subprocess shell": ([RIGHT, "import subprocess\nsubprocess.run(['rm', '-rf', '/tmp/x'])"],
-                             2),
-    }
+    }}
 
 
 def _digest(path: Path) -> str:
@@ -114,12 +130,30 @@ def instructor(tmp_path_factory, request):
     return folder
 
 
+def _accept_forever(server: socket.socket) -> None:
+    while True:
+        try:
+            server.accept()
+        except OSError:
+            return
+
+
 @pytest.fixture(scope="module")
-def outcomes(instructor):
+def targets(instructor):
+    """What the side effects aim at: the gradebook, another student's work, a listening port."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    threading.Thread(target=_accept_forever, args=(listener,), daemon=True).start()
+    yield {"gradebook": str(instructor / "gradebook.db"), "tcp_port": listener.getsockname()[1],
+           "other": str(instructor / "submitted" / "other" / "a" / "a.ipynb")}
+    listener.close()
+
+
+@pytest.fixture(scope="module")
+def outcomes(instructor, targets):
     protected = [CHECKS, instructor / "gradebook.db",
                  instructor / "submitted" / "other" / "a" / "a.ipynb"]
     before = {p: _digest(p) for p in protected}
-    attacks = _attacks(instructor)
+    attacks = _attacks(targets)
 
     def grade(cells):
         nb = {"cells": [{"cell_type": "code", "metadata": {}, "source": c} for c in cells]}
@@ -132,8 +166,23 @@ def outcomes(instructor):
     return attacks, verdicts, before, after
 
 
-def test_there_are_at_least_25_attacks(instructor):
-    assert len(_attacks(instructor)) >= 25
+def test_every_side_effect_was_refused_in_the_act(outcomes):
+    _, verdicts, _, _ = outcomes
+    said = {name: verdicts[name]["cells"]["1"].get("stdout", "")[:7] for name in SIDE_EFFECTS}
+    assert said == dict.fromkeys(SIDE_EFFECTS, "refused")
+
+
+@pytest.mark.parametrize("name", SIDE_EFFECTS)
+def test_each_side_effect_works_without_the_sandbox(name, targets, tmp_path):
+    """The attempts are real: run bare, on copies of the same files, each one works."""
+    copies = {**targets}
+    for key in ("gradebook", "other"):
+        copies[key] = str(tmp_path / key)
+        shutil.copy(targets[key], copies[key])
+    cell = _side_effect(name, copies)
+    done = subprocess.run([sys.executable, "-c", cell], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=60)
+    assert done.stdout.startswith("worked"), done.stdout + done.stderr
 
 
 def test_every_attack_gets_exactly_its_deserved_score(outcomes):

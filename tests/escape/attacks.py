@@ -11,7 +11,7 @@ secret). Every attempt works when run without the sandbox, as the same user
 
 import textwrap
 
-__all__ = ["ATTACKS", "KILLED", "attack_cell"]
+__all__ = ["ATTACKS", "KILLED", "attack_cell", "attempt_cell"]
 
 _PRELUDE = """
 import ctypes, os, signal, socket, subprocess, mmap
@@ -201,7 +201,13 @@ KILLED = {"calls the kernel through the i386 ABI", "calls the kernel through the
 
 def attack_cell(name: str, targets: dict) -> str:
     """The answer cell that makes the attempt and, if it worked, gives a wrong answer."""
-    body = textwrap.indent(textwrap.dedent(ATTACKS[name]).strip(), "    ")
+    return attempt_cell(ATTACKS[name], targets)
+
+
+def attempt_cell(attempt: str, targets: dict) -> str:
+    """``attack_cell`` for an attempt's own body (``T`` holds the targets; return truthy
+    if it worked)."""
+    body = textwrap.indent(textwrap.dedent(attempt).strip(), "    ")
     return (f"T = {targets!r}\n{_PRELUDE}\ndef _attack(T):\n{body}\n"
             "try:\n    _worked = _attack(T)\n"
             "except BaseException as _error:\n    _worked = False\n"
