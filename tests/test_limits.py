@@ -16,8 +16,13 @@ import pytest
 import torch
 
 from grader import _sandbox, cli
-from grader._errors import StudentTimeout
-from grader._remote import CELL_OUTPUT_LIMIT, NOTEBOOK_OUTPUT_LIMIT, RemoteStudent
+from grader._errors import StudentCrashed, StudentTimeout
+from grader._remote import (
+    CELL_OUTPUT_LIMIT,
+    NOTEBOOK_OUTPUT_LIMIT,
+    RemoteStudent,
+    configured_student,
+)
 from grader._wire import MAX_FRAME_BYTES, WireError, receive
 
 RESERVE_LIKE_CUDA = """
@@ -144,3 +149,81 @@ def test_without_libseccomp_no_flag_grades(monkeypatch):
     monkeypatch.setenv(_sandbox.UNCONFINED_VARIABLE, "1")
     with pytest.raises(RuntimeError, match="libseccomp is missing"):
         _sandbox.require()
+
+
+# --- the process limits, each seen from inside the student's process ------------------
+
+WRITE_PAST = """
+import errno, os
+def write(path, mib):
+    try:
+        with open(path, 'wb') as f:
+            for _ in range(mib):
+                f.write(b'x' * 2**20)
+                f.flush()
+    except OSError as exc:
+        return errno.errorcode[exc.errno]
+    return 'wrote'
+print('one file of 17 MiB:', write('big', 17), os.path.getsize('big') // 2**20, 'MiB kept')
+os.remove('big')
+print('files of 15 MiB:', [write(f'part{i}', 15) for i in range(6)])
+"""
+OPEN_FILES = """
+import os
+opened = []
+try:
+    while len(opened) < 10_000:
+        opened.append(os.open('/dev/null', os.O_RDONLY))
+except OSError as exc:
+    print('refused after', len(opened), exc.strerror)
+"""
+BURN_CPU = "while True:\n    pass"
+
+
+def test_a_file_stops_at_16_mib_and_the_folder_at_64_mib():
+    lines = _report([WRITE_PAST])[0]["stdout"].splitlines()
+    assert lines[0] == "one file of 17 MiB: EFBIG 16 MiB kept"
+    # 15 MiB each: four fit in the 64 MiB tmpfs, the fifth finds no room.
+    assert lines[1] == ("files of 15 MiB: ['wrote', 'wrote', 'wrote', 'wrote', 'ENOSPC', "
+                        "'ENOSPC']")
+
+
+def test_open_files_stop_at_the_limit():
+    said = _report([OPEN_FILES])[0]["stdout"].split()
+    assert said[0] == "refused" and int(said[2]) < _sandbox.DEFAULT_LIMITS.open_files
+    assert " ".join(said[3:]) == "Too many open files"
+
+
+def test_cpu_time_is_limited_even_while_wall_time_is_not():
+    limits = _sandbox.Limits(cpu_seconds=2)
+    started = time.monotonic()
+    report = _report([BURN_CPU, "print('next cell')"], limits=limits)
+    assert "stopped the process running it" in report[0]["skipped"]  # killed by SIGXCPU
+    assert time.monotonic() - started < 25  # long before the 30 s cell timeout
+    assert report[1]["stdout"] == "next cell\n"  # a fresh process runs the rest
+    assert _sandbox.DEFAULT_LIMITS.cpu_seconds == 300
+
+
+def test_the_default_time_limits_are_the_documented_ones(monkeypatch):
+    for name in ("CALL", "CELL", "NOTEBOOK"):
+        monkeypatch.delenv(f"TENSOR_ANATOMY_{name}_TIMEOUT", raising=False)
+    student = configured_student([])
+    assert (student._call_timeout, student._cell_timeout, student._notebook_timeout) == \
+        (10.0, 60.0, 300.0)
+
+
+def test_a_process_killed_by_its_calls_is_restarted_three_times_then_no_more():
+    dies = "import os\ndef die(x):\n    os._exit(1)\ndef fine(x):\n    return x"
+    student = RemoteStudent([dies], call_timeout=30.0)
+    try:
+        outcomes = []
+        for _ in range(6):
+            try:
+                student.die(torch.zeros(1))
+            except StudentCrashed as exc:
+                outcomes.append("too often" if "too often" in str(exc) else "crashed")
+        assert outcomes == ["crashed"] * 4 + ["too often"] * 2  # the first run, 3 restarts
+        with pytest.raises(StudentCrashed, match="too often"):
+            student.fine(torch.zeros(1))
+    finally:
+        student.close()

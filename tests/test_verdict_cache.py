@@ -18,6 +18,10 @@ from grader import _verdicts
     ("version", "python", "3.99.0"),
     ("grader", "_sandbox.py", "# another grader"),
     ("grader", "hidden/test_01_storage_strides.py", "# other checks"),
+    ("grader", "givens/storage_strides.py", "# other givens"),
+    ("grader", "checks/_finite_answers.py", "# other finite answers"),
+    ("grader", "checks/answer_digests.json", "{}"),
+    ("grader", "checks/_shape_ops_broadcasting_oracle.py", "# another chapter's oracle"),
 ])
 def test_a_stored_verdict_is_missed_when_anything_it_depends_on_changes(change, monkeypatch):
     nb = {"cells": [{"cell_type": "code", "metadata": {}, "source": "x = 1"}]}
@@ -45,3 +49,16 @@ def test_a_stored_verdict_is_missed_when_anything_it_depends_on_changes(change, 
         monkeypatch.setattr(_verdicts, "_grader_digest",
                             functools.cache(_verdicts._grader_digest.__wrapped__))
     assert _verdicts.verdict_key(nb, assignment) != before
+
+
+def test_a_broken_or_foreign_stored_verdict_is_never_used(tmp_path):
+    """A stale verdict only costs time: anything but a whole verdict of this assignment,
+    under this key, is passed over, and the notebook is judged again."""
+    nb = {"cells": [{"cell_type": "code", "metadata": {}, "source": "x = 1"}]}
+    verdict = {"assignment": "01_storage_strides", "exercises": {}}
+    _verdicts.store_verdict(tmp_path, nb, "01_storage_strides", verdict)
+    assert _verdicts.stored_verdict(tmp_path, nb, "01_storage_strides") == verdict
+    (path,) = tmp_path.glob("*.json")
+    for broken in ("", '{"assignment": "01_stor', '{"assignment": "02_creating_tensors"}', "[]"):
+        path.write_text(broken)
+        assert _verdicts.stored_verdict(tmp_path, nb, "01_storage_strides") is None
