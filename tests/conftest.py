@@ -5,6 +5,8 @@ import pytest
 
 from grader._course import Course
 
+pytest_plugins = ["_no_silent_skips"]
+
 ROOT = Path(__file__).resolve().parents[1]
 COURSE = Course(ROOT)
 ASSIGNMENTS = COURSE.assignments()
