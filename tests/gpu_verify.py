@@ -1,6 +1,6 @@
 """Chapter 4 (devices) on whatever this machine has: the lesson, then the hidden checks.
 
-    python tests/gpu_verify.py [--any-torch]
+    python tests/gpu_verify.py [--any-torch] [--allow-local]
 
 1. Runs the code cells of ``course/04_devices.ipynb`` in this process (no Jupyter
    needed), notes which path ``pick_device()`` took (cuda, mps or cpu), and compares
@@ -10,7 +10,8 @@
    torch is not the verified one.
 2. Runs the hidden checks of ``04_devices`` on the solution notebook through the real
    judge (``grader._judge.judge_in_subprocess``). If the judge cannot start here (its
-   sandbox), they run in this process with ``--student-local`` instead. With CUDA
+   sandbox), the run fails, unless ``--allow-local`` asks to run them in this process
+   (``--student-local``) instead, which the last line then says. With CUDA
    present, the GPU-only checks (``test_cuda_*``) must run and pass; if the judge's
    sandboxed student process cannot use CUDA (they are skipped there), they run with
    ``--student-local`` too.
@@ -167,15 +168,18 @@ def local_verdict() -> dict:
     return {"exercises": collector.verdict()}
 
 
-def judge_verdict() -> tuple[dict, str]:
-    """The real judge's verdict, or the local one if the judge cannot start here."""
+def judge_verdict(allow_local: bool) -> tuple[dict, str]:
+    """The real judge's verdict. If the judge cannot start here, the local one only when
+    asked for (``--allow-local``); otherwise no verdict, which fails the run."""
     from grader._judge import judge_in_subprocess
 
     nb = json.loads(SOLUTION.read_text(encoding="utf-8"))
     try:
         return judge_in_subprocess(nb, ASSIGNMENT, timeout=600), "judge"
     except (RuntimeError, subprocess.TimeoutExpired) as exc:
-        print(f"The judge could not run here; falling back to --student-local:\n{exc}")
+        print(f"The judge could not run here:\n{exc}")
+        if not allow_local:
+            return {"exercises": {}}, "the judge could not start"
         return local_verdict(), "--student-local (the judge could not start)"
 
 
@@ -189,8 +193,8 @@ def tally(verdict: dict) -> dict:
             "gpu_passed": {c["check"] for c in checks if c["passed"]} & gpu}
 
 
-def check_hidden() -> dict:
-    verdict, mode = judge_verdict()
+def check_hidden(allow_local: bool) -> dict:
+    verdict, mode = judge_verdict(allow_local)
     result = {**tally(verdict), "mode": mode, "gpu_expected": gpu_only_checks()}
     if torch.cuda.is_available() and result["gpu_ran"] != result["gpu_expected"]:
         print("CUDA is here, but the judge's student process skipped GPU-only checks; "
@@ -230,11 +234,13 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--any-torch", action="store_true",
                         help="do not compare the version-stamp cell (torch is not 2.13.0)")
+    parser.add_argument("--allow-local", action="store_true",
+                        help="if the judge cannot start, run the hidden checks in this process")
     options = parser.parse_args(argv)
     lesson = check_lesson(options.any_torch)
     for problem in lesson["problems"]:
         print(f"LESSON: {problem}")
-    hidden = check_hidden()
+    hidden = check_hidden(options.allow_local)
     for failure in hidden["failures"]:
         print(f"HIDDEN CHECK FAILED: {failure}")
     line, ok = summary(lesson, hidden)

@@ -21,5 +21,6 @@ def test_gpu_verify_passes_on_this_machines_path():
     assert last.startswith("GPU verify: device=") and last.endswith(": OK"), last
     path = "cuda" if torch.cuda.is_available() else "cpu (no GPU)"
     assert f"device={path}" in last, last
+    assert "passed (judge;" in last, last  # the real judge, not a local fallback
     matched = re.search(r"lesson (\d+)/(\d+) checked cells match", last)
     assert matched and matched[1] == matched[2] and int(matched[1]) > 0, last

@@ -1,5 +1,6 @@
 """The bridge between the judge and nbgrader fails closed and scores honestly."""
 
+import nbformat
 from conftest import COURSE, load_notebook
 from nbgrader.preprocessors import ClearHiddenTests, Execute
 
@@ -14,10 +15,21 @@ from grader._nbgrader import (
 )
 
 
-def test_student_code_never_runs_in_an_nbgrader_kernel():
+def test_student_code_never_runs_in_an_nbgrader_kernel(tmp_path):
     pipeline = autograde_pipeline()
     assert Execute not in pipeline and JudgeHiddenChecks in pipeline
     assert JudgeHiddenChecks().enabled, "a disabled judge would leave cells full marks"
+    # And by what it does: a cell that leaves a mark wherever it runs unconfined.
+    marker = tmp_path / "ran-unconfined"
+    nb = nbformat.from_dict(load_notebook(COURSE.release_notebook("01_storage_strides")))
+    nb.cells.append(nbformat.v4.new_code_cell(
+        f"try:\n    open({str(marker)!r}, 'w').write('here')\n"
+        "except OSError as exc:\n    print('refused:', type(exc).__name__)"))
+    resources = {"nbgrader": {"assignment": "01_storage_strides"}}
+    nb, _ = JudgeHiddenChecks().preprocess(nb, resources)
+    assert not marker.exists()
+    printed = "".join(o.get("text", "") for o in nb.cells[-1].outputs)
+    assert printed.startswith("refused:"), nb.cells[-1].outputs
 
 
 def test_feedback_strips_hidden_test_regions():
