@@ -7,7 +7,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 ASSIGNMENT ?=
 
-.PHONY: setup lab test lint bench release grade demo validate clean-instructor
+.PHONY: setup lab test lint mutants bench release grade demo validate clean-instructor
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,11 @@ lint: setup
 test: lint
 	$(PY) -m pytest tests
 	$(PY) -m pytest -p no:cacheprovider --nbval course --nbval-sanitize-with course/nbval_sanitize.cfg
+	$(PY) tests/mutation/gate.py
+
+# Each deliberate breakage in tests/mutation/mutants.py must fail its tests (about 2 minutes).
+mutants: setup
+	$(PY) tests/mutation/gate.py
 
 # STUDENTS=30: submissions graded by stock nbgrader and by us (several minutes).
 STUDENTS ?= 30

@@ -14,6 +14,7 @@ import tracemalloc
 
 import pytest
 import torch
+from conftest import ROOT
 
 from grader import _sandbox, cli
 from grader._errors import StudentCrashed, StudentTimeout
@@ -227,3 +228,23 @@ def test_a_process_killed_by_its_calls_is_restarted_three_times_then_no_more():
             student.fine(torch.zeros(1))
     finally:
         student.close()
+
+
+CONFINEMENT = """
+import os
+status = dict(line.split(':', 1) for line in open('/proc/self/status').read().splitlines())
+print('processes', sorted(p for p in os.listdir('/proc') if p.isdigit()))
+print('seccomp', status['Seccomp'].strip(), 'no_new_privs', status['NoNewPrivs'].strip(),
+      'capabilities', status['CapEff'].strip())
+print('visible', [os.path.exists(os.path.join(COURSE, p)) for p in
+                  ('solutions', 'grader/hidden', 'grader/checks', 'grader/givens')])
+"""
+
+
+def test_the_students_process_is_confined():
+    """Read from inside, and only read: safe to run even against a broken sandbox."""
+    cell = f"COURSE = {str(ROOT)!r}" + CONFINEMENT
+    lines = _report([cell])[0]["stdout"].splitlines()
+    assert lines[0] == "processes ['1']"  # alone in its PID namespace
+    assert lines[1] == "seccomp 2 no_new_privs 1 capabilities 0000000000000000"
+    assert lines[2] == "visible [False, False, False, True]"

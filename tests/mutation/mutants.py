@@ -1,0 +1,75 @@
+"""Deliberate breakages of the product, and the tests that must catch each one.
+
+Each mutant is a few exact text replacements in one file: plain patches, not a
+mutation tool's random operators, because each stands for a way the guarantees
+could really be lost (the confinement, a namespace, what the student's root
+holds, where student code runs, how NaN compares, what a verdict counts, how
+the GPU check reports). A replacement whose text is no longer in the file
+fails the gate: the code moved on and the mutant must follow.
+"""
+
+from dataclasses import dataclass
+
+__all__ = ["Mutant", "MUTANTS"]
+
+
+@dataclass(frozen=True)
+class Mutant:
+    name: str
+    path: str
+    edits: tuple[tuple[str, str], ...]  # (exact text, replacement), each found exactly once
+    tests: tuple[str, ...]  # pytest node ids, at least one of which must fail
+
+
+MUTANTS = [
+    Mutant(
+        "the student's process is not confined at all",
+        "grader/_sandbox.py",
+        (("    libc, unconfined = _libc(), unconfined_allowed()  # read before the scrub below\n",
+          "    return  # MUTANT\n"),),
+        ("tests/test_limits.py::test_the_students_process_is_confined",),  # reads only: safe
+    ),
+    Mutant(
+        "no network namespace",
+        "grader/_namespaces.py",
+        (("    flags = NEWNS | NEWNET | NEWIPC | NEWPID | NEWUTS",
+          "    flags = NEWNS | NEWIPC | NEWPID | NEWUTS  # MUTANT"),),
+        ("tests/test_escape.py::"
+         "test_the_student_is_alone_offline_unprivileged_and_keeps_no_environment",),
+    ),
+    Mutant(
+        "the student's root holds the whole course, nothing covered",
+        "grader/_namespaces.py",
+        (('    paths.append(str(package_root / "grader" / "givens"))',
+          "    paths.append(str(package_root))  # MUTANT"),
+         ('    if os.path.isdir(root + path):\n        _mount(libc, "tmpfs"',
+          '    if False:  # MUTANT\n        _mount(libc, "tmpfs"')),
+        ("tests/test_limits.py::test_the_students_process_is_confined",
+         "tests/test_reachable.py::test_the_graded_process_reads_only_the_givens"),
+    ),
+    Mutant(
+        "the judge runs the student's notebook in an nbgrader kernel first",
+        "grader/_nbgrader.py",
+        (('        assignment = resources["nbgrader"]["assignment"]\n'
+          '        verdict = stored_verdict(',
+          '        assignment = resources["nbgrader"]["assignment"]\n'
+          "        from nbgrader.preprocessors import Execute  # MUTANT\n"
+          "        Execute(allow_errors=True).preprocess(nb, resources)\n"
+          '        verdict = stored_verdict('),),
+        ("tests/test_nbgrader_bridge.py::test_student_code_never_runs_in_an_nbgrader_kernel",),
+    ),
+    Mutant(
+        "a failed check is dropped from the verdict",
+        "grader/_judge.py",
+        (('            if name is None or entry.pop("skipped", False):',
+          '            if name is None or entry.pop("skipped", False) or not entry["passed"]:'),),
+        ("tests/test_hostile.py::test_every_attack_gets_exactly_its_deserved_score",),
+    ),
+    Mutant(
+        "the GPU verification's judge cannot start",
+        "tests/gpu_verify.py",
+        (('        return judge_in_subprocess(nb, ASSIGNMENT, timeout=600), "judge"',
+          '        raise RuntimeError("MUTANT: the judge could not start")'),),
+        ("tests/test_gpu_verify.py::test_gpu_verify_passes_on_this_machines_path",),
+    ),
+]
