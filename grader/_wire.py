@@ -5,11 +5,12 @@ CPU/meta tensors, as JSON with tagged containers: no pickle,
 no student-defined class ever exists on the judge's side. A tensor travels as
 its metadata plus the bytes of its whole storage, so layout (stride, offset,
 overlap) survives the trip. Each storage's bytes cross once per message: a
-tensor over a storage met earlier in it (depth first, the order of
+tensor over memory met earlier in it (depth first, the order of
 ``tensors_in``) says ``{"ref": i}`` and is rebuilt over that same storage, so
-sharing survives too. Index ``i`` counts ``shared_with`` first (for a result,
-the judge's own arguments, which it is then rebuilt over), then each tensor
-of the message that carried its own bytes.
+sharing survives too (also where two storages wrap one memory, as
+``torch.from_numpy`` of a tensor's array does). Index ``i`` counts
+``shared_with`` first (for a result, the judge's own arguments, which it is
+then rebuilt over), then each tensor of the message that carried its own bytes.
 """
 
 import base64
@@ -65,9 +66,9 @@ def _storage_bytes(t: torch.Tensor) -> bytes:
     return as_bytes.numpy().tobytes()
 
 
-def _storage_key(t: torch.Tensor) -> tuple[int, int] | None:
-    """Same key, same memory: one untyped storage (address and size). None never matches:
-    empty and meta storages all sit at address 0 and share nothing."""
+def _memory(t: torch.Tensor) -> tuple[int, int] | None:
+    """The bytes under ``t``'s storage: (address, size). None shares nothing: empty and
+    meta storages all sit at address 0."""
     if t.device.type != "cpu" or t.layout != torch.strided:
         return None
     storage = t.untyped_storage()
@@ -79,18 +80,29 @@ class _Storages:
     """The storages a message has met so far, numbered as ``ref`` counts them."""
 
     def __init__(self, shared_with):
-        self._first, self._count = {}, 0
+        self._seen, self._count = [], 0  # (address, size, number), first met first
         for t in shared_with:
             self.add(t)
 
-    def index(self, t: torch.Tensor) -> int | None:
-        key = _storage_key(t)
-        return None if key is None else self._first.get(key)
+    def find(self, t: torch.Tensor) -> tuple[int, int] | None:
+        """(number, byte offset) of a storage met before whose memory holds all of ``t``'s.
+
+        Two storages can be one memory: ``torch.from_numpy`` of an array made from
+        a tensor wraps the same bytes in a storage of its own, perhaps shorter.
+        """
+        memory = _memory(t)
+        if memory is None:
+            return None
+        ptr, nbytes = memory
+        for start, size, number in self._seen:
+            if start <= ptr and ptr + nbytes <= start + size:
+                return number, ptr - start
+        return None
 
     def add(self, t: torch.Tensor) -> None:
-        key = _storage_key(t)
-        if key is not None:
-            self._first.setdefault(key, self._count)
+        memory = _memory(t)
+        if memory is not None:
+            self._seen.append((*memory, self._count))
         self._count += 1  # counted even when unshareable: the decoder numbers the same way
 
 
@@ -105,9 +117,10 @@ def _encode_tensor(t: torch.Tensor, storages: _Storages) -> dict:
         "offset": t.storage_offset(), "requires_grad": requires_grad,
     }
     if t.device.type == "cpu":
-        index = storages.index(t)
-        if index is not None:
-            meta["ref"] = index
+        found = storages.find(t)
+        # Offsets count elements: a storage starting mid-element cannot be referred to.
+        if found is not None and found[1] % t.element_size() == 0:
+            meta["ref"], meta["offset"] = found[0], meta["offset"] + found[1] // t.element_size()
         else:
             meta["storage"] = base64.b64encode(_storage_bytes(t)).decode("ascii")
             storages.add(t)

@@ -190,3 +190,13 @@ FORGED = [
 def test_forged_messages_are_refused(message):
     with pytest.raises(WireError):
         decode(message, [torch.zeros(4)])
+
+
+def test_a_storage_over_part_of_an_arguments_memory_is_rebuilt_over_the_argument():
+    # torch.from_numpy of an array made from x wraps x's bytes in a storage of its own.
+    x = torch.arange(8.0)
+    inside = torch.from_numpy(x.numpy()[2:6:2])  # starts 16 bytes into x's memory
+    assert inside.untyped_storage().data_ptr() != x.untyped_storage().data_ptr()
+    back = _trip(inside, shared_with=[x])
+    assert back.untyped_storage().data_ptr() == x.untyped_storage().data_ptr()
+    assert back.storage_offset() == 2 and back.stride() == (2,) and torch.equal(back, inside)
