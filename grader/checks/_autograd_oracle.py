@@ -11,7 +11,6 @@ from torch import nn
 
 from ..givens.autograd import LR, MOMENTUM, WEIGHT_DECAY, build_model
 from ._autograd_harnesses import graph_harness, running_mean_harness
-from ._registry import Mismatch
 
 __all__ = [
     "reference_graph_summary",
@@ -22,9 +21,7 @@ __all__ = [
     "torch_running_mean_facts",
     "torch_train_only",
     "describe_recipe",
-    "describe_tensor",
     "describe_spec",
-    "expect_close",
 ]
 
 
@@ -129,34 +126,3 @@ def describe_spec(spec) -> str:
     names = {"linear": "Linear", "relu": "ReLU", "tanh": "Tanh", "layernorm": "LayerNorm"}
     layers = ", ".join(f"nn.{names[kind]}({', '.join(map(str, sizes))})" for kind, *sizes in spec)
     return f"nn.Sequential({layers})"
-
-
-# --- readable reports ---------------------------------------------------------------
-
-
-def _fmt(value) -> str:
-    return f"{value:.6g}" if isinstance(value, float) else repr(value)
-
-
-def describe_tensor(t: torch.Tensor, max_values: int = 6) -> str:
-    values = t.detach().flatten()[:max_values].tolist()
-    more = ", ..." if t.numel() > max_values else ""
-    shown = "[" + ", ".join(_fmt(v) for v in values) + more + "]"
-    return f"shape {tuple(t.shape)}, stride {t.stride()}, dtype {t.dtype}, values {shown}"
-
-
-def expect_close(call: str, what: str, result, truth: torch.Tensor,
-                 rtol: float, atol: float) -> None:
-    """``result`` must be a tensor of ``truth``'s shape and dtype, close to it everywhere."""
-    if not isinstance(result, torch.Tensor):
-        raise Mismatch(f"{call}: {what} is {type(result).__name__}; expected a tensor")
-    if result.shape != truth.shape or result.dtype != truth.dtype:
-        raise Mismatch(f"{call}: {what} has shape {tuple(result.shape)} and dtype "
-                       f"{result.dtype}; torch's has shape {tuple(truth.shape)} and dtype "
-                       f"{truth.dtype}")
-    if not torch.allclose(result.detach(), truth, rtol=rtol, atol=atol, equal_nan=True):
-        differ = ~torch.isclose(result.detach(), truth, rtol=rtol, atol=atol, equal_nan=True)
-        index = tuple(differ.nonzero()[0].tolist())
-        raise Mismatch(f"{call}: wrong {what}, first difference at index {index}: yours "
-                       f"{result[index].item()!r}, torch {truth[index].item()!r}.\n"
-                       f"  yours: {describe_tensor(result)}\n  torch: {describe_tensor(truth)}")

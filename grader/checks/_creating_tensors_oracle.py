@@ -11,22 +11,16 @@ import warnings
 import numpy as np
 import torch
 
-from ._registry import Mismatch
+from .._compare import describe_tensor
 
 __all__ = [
     "torch_infer_dtype",
     "torch_from_numpy_shares",
     "torch_seeded_init",
     "torch_coo_to_dense",
-    "shares_storage",
     "describe_array",
-    "describe_tensor",
     "describe_input",
-    "describe_values",
-    "expect_tensor",
 ]
-
-
 
 
 def torch_infer_dtype(data):
@@ -66,37 +60,7 @@ def torch_coo_to_dense(indices, values, size) -> torch.Tensor:
     return sparse.to_dense()
 
 
-def shares_storage(a: torch.Tensor, b: torch.Tensor) -> bool:
-    return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
-
-
 # --- readable reports -----------------------------------------------------------------
-
-
-def _fmt(value) -> str:
-    return f"{value:.6g}" if isinstance(value, float) else repr(value)
-
-
-def describe_values(t: torch.Tensor, max_values: int = 8) -> str:
-    """The first values, flattened in row-major order, floats to 6 significant digits."""
-    values = t.flatten()[:max_values].tolist()
-    more = ", ..." if t.numel() > max_values else ""
-    return "[" + ", ".join(_fmt(v) for v in values) + more + "]"
-
-
-def describe_tensor(t: torch.Tensor) -> str:
-    return (f"shape {tuple(t.shape)}, stride {t.stride()}, dtype {t.dtype}, "
-            f"values {describe_values(t)}")
-
-
-def _first_difference(result: torch.Tensor, truth: torch.Tensor) -> str:
-    differ = (result != truth) & ~(result.isnan() & truth.isnan()) \
-        if truth.dtype.is_floating_point else result != truth
-    if not differ.any():
-        return "NaN where torch has NaN too, but torch.equal counts NaN as unequal"
-    index = tuple(differ.nonzero()[0].tolist())
-    return (f"first difference at index {index}: yours {result[index].item()!r}, "
-            f"torch {truth[index].item()!r}")
 
 
 def describe_input(x: torch.Tensor) -> str:
@@ -115,15 +79,3 @@ def describe_input(x: torch.Tensor) -> str:
 def describe_array(a: np.ndarray) -> str:
     return (f"array of shape {a.shape}, strides {a.strides} (bytes), dtype {a.dtype}, "
             f"writeable={a.flags.writeable}")
-
-
-def expect_tensor(call: str, result, truth: torch.Tensor) -> None:
-    """``result`` must be a tensor equal to ``truth``: shape, dtype and every value."""
-    if not isinstance(result, torch.Tensor):
-        raise Mismatch(f"{call} returned {type(result).__name__}; expected a tensor")
-    mine, torchs = f"yours: {describe_tensor(result)}", f"torch: {describe_tensor(truth)}"
-    if result.shape != truth.shape or result.dtype != truth.dtype:
-        raise Mismatch(f"{call}: wrong shape or dtype. {mine}\n  {torchs}")
-    if not torch.equal(result, truth):
-        raise Mismatch(f"{call}: wrong values, {_first_difference(result, truth)}.\n"
-                       f"  {mine}\n  {torchs}")

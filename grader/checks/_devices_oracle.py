@@ -7,9 +7,8 @@ timing function must follow, checked against the events its harness recorded.
 
 import torch
 
-from .._compare import scalar_close
+from .._compare import as_plain, expect_tensor, is_tensor, shares_storage
 from ..givens.devices import ALIGN
-from ._creating_tensors_oracle import describe_tensor
 from ._devices_harnesses import cuda_call_harness
 from ._registry import Mismatch
 
@@ -20,14 +19,12 @@ __all__ = [
     "is_namedtuple",
     "describe_kind",
     "expect_moved",
-    "expect_on",
     "torch_causal_mask",
     "timing_problem",
     "slot_bytes",
     "torch_pack_meta",
     "torch_pack",
     "torch_unpack",
-    "shares_storage",
 ]
 
 
@@ -37,34 +34,14 @@ def is_namedtuple(value) -> bool:
 
 def describe_kind(value) -> str:
     """What a value is, in a few words: its container kind or type, and a tensor's device."""
-    if isinstance(value, torch.Tensor):
-        return f"a {value.device.type} tensor of shape {tuple(value.shape)}, {value.dtype}"
+    if is_tensor(value):
+        t = as_plain(value)  # a subclass's own .device or .shape could say anything
+        return f"a {t.device.type} tensor of shape {tuple(t.shape)}, {t.dtype}"
     if is_namedtuple(value):
         return f"a namedtuple {type(value).__name__}{tuple(type(value)._fields)}"
     if type(value) in (list, tuple, dict):
         return f"a {type(value).__name__} of {len(value)}"
     return f"{type(value).__name__} {value!r:.40}"
-
-
-def describe_layout(t: torch.Tensor) -> str:
-    if t.device.type != "cpu":
-        return f"{t.device.type} tensor of shape {tuple(t.shape)}, dtype {t.dtype}"
-    return describe_tensor(t)
-
-
-def shares_storage(a: torch.Tensor, b: torch.Tensor) -> bool:
-    return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
-
-
-def expect_on(where: str, result, device_type: str, dtype, shape) -> None:
-    """``result`` must be a tensor on that device type with this dtype and shape."""
-    if not isinstance(result, torch.Tensor):
-        raise Mismatch(f"{where} is {describe_kind(result)}; expected a tensor")
-    if result.device.type != device_type:
-        raise Mismatch(f"{where} is on {result.device.type}; expected {device_type}")
-    if result.dtype != dtype or tuple(result.shape) != tuple(shape):
-        raise Mismatch(f"{where} has shape {tuple(result.shape)} and dtype {result.dtype}; "
-                       f"expected shape {tuple(shape)} and dtype {dtype}")
 
 
 # --- CUDA, through cuda_call_harness ---------------------------------------------------
@@ -87,7 +64,7 @@ def on_cuda(fn, args: list, to_cuda: list[int]):
 def fetched(where: str, value) -> torch.Tensor:
     """The CPU copy of a tensor ``cuda_call_harness`` reported; it must have been on CUDA."""
     if not (isinstance(value, list) and len(value) == 4 and value[0] == "tensor"
-            and isinstance(value[2], torch.Tensor)):
+            and is_tensor(value[2])):
         raise Mismatch(f"{where} is {describe_kind(value)}; expected a tensor")
     if value[1] != "cuda":
         raise Mismatch(f"{where} is on {value[1]}; expected cuda")
@@ -100,17 +77,13 @@ def fetched(where: str, value) -> torch.Tensor:
 def _expect_tensor_moved(result, original: torch.Tensor, device: torch.device, path: str):
     reported = device.type == "cuda"  # by cuda_call_harness: copied back to the CPU
     result = fetched(path, result) if reported else result
-    expect_on(path, result, "cpu" if reported else device.type, original.dtype, original.shape)
-    if device.type == "meta":
-        return
-    if not reported and original.device.type == "cpu" and (
-            not shares_storage(result, original)
-            or result.storage_offset() != original.storage_offset()):
+    truth = original if reported else original.to(device)  # on meta: no values to compare
+    moved = expect_tensor("", result, truth, device=True, what=path)
+    if device.type == original.device.type == "cpu" and (
+            not shares_storage(moved, original)
+            or moved.storage_offset() != original.storage_offset()):
         raise Mismatch(f"{path} was already on cpu, yet you returned a copy: "
                        f".to(device) returns the very same tensor then")
-    if not torch.equal(result, original):
-        raise Mismatch(f"{path} changed its values: yours {describe_layout(result)}, "
-                       f"expected {describe_layout(original)}")
 
 
 def expect_moved(result, original, device: torch.device, path: str = "batch") -> None:
@@ -206,26 +179,14 @@ def _order_problem(events: list[str], device: torch.device, repeats: int) -> str
     return None
 
 
-def timing_problem(events: list[str], value, device: torch.device, repeats: int,
-                   tick: float) -> str | None:
-    """What is wrong with a timing run's events and result, or None.
-
-    The harness's clock advanced ``tick`` seconds per ``work()`` call, so a right
-    answer returns exactly ``tick``.
-    """
+def timing_problem(events: list[str], device: torch.device, repeats: int) -> str | None:
+    """What is wrong with the events a timing run recorded, or None (its value is checked
+    against the harness's clock by the caller)."""
     other = [e for e in events if e.startswith("clock:")]
     if other:
         return (f"reads {other[0].removeprefix('clock:')}(); use time.perf_counter(), the "
                 f"wall clock of highest resolution, which also counts waiting for the device")
-    problem = _sync_problem(events, device) or _order_problem(events, device, repeats)
-    if problem:
-        return problem
-    if not isinstance(value, float):
-        return f"returned a {value}; expected the seconds per call, a float"
-    if not scalar_close(value, tick, rtol=1e-9, atol=1e-9):
-        return (f"returned {value!r}, but the clock advanced {tick * repeats!r} s over the "
-                f"{repeats} timed calls: {tick!r} s per call")
-    return None
+    return _sync_problem(events, device) or _order_problem(events, device, repeats)
 
 
 # --- pack / unpack --------------------------------------------------------------------

@@ -10,8 +10,6 @@ cross-entropy (which clamps its logs at -100).
 import torch
 import torch.nn.functional as F
 
-from ._registry import Mismatch
-
 __all__ = [
     "torch_flatten_scores",
     "torch_masked_mean",
@@ -19,9 +17,6 @@ __all__ = [
     "torch_swish_grads",
     "torch_train_epoch",
     "torch_bce_loss",
-    "describe_tensor",
-    "expect_tensor",
-    "expect_close",
 ]
 
 
@@ -61,66 +56,3 @@ def torch_train_epoch(w: torch.Tensor, batches, lr: float):
 
 def torch_bce_loss(probs: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
     return F.binary_cross_entropy(probs, targets, reduction="none")
-
-
-# --- readable reports -----------------------------------------------------------------
-
-
-def _fmt(value) -> str:
-    return f"{value:.6g}" if isinstance(value, float) else repr(value)
-
-
-def describe_values(t: torch.Tensor, max_values: int = 6) -> str:
-    if t.device.type == "meta":
-        return "(meta: no values)"
-    values = t.detach().flatten()[:max_values].tolist()
-    more = ", ..." if t.numel() > max_values else ""
-    return "[" + ", ".join(_fmt(v) for v in values) + more + "]"
-
-
-def describe_tensor(t: torch.Tensor) -> str:
-    device = "" if t.device.type == "cpu" else f", device {t.device.type}"
-    return (f"shape {tuple(t.shape)}, stride {t.stride()}, dtype {t.dtype}{device}, "
-            f"values {describe_values(t)}")
-
-
-def expect_tensor(call: str, result, truth: torch.Tensor) -> torch.Tensor:
-    """``result`` must be a tensor of ``truth``'s shape, dtype and device."""
-    if not isinstance(result, torch.Tensor):
-        raise Mismatch(f"{call} returned {type(result).__name__}; expected a tensor "
-                       f"of {describe_tensor(truth)}")
-    if result.device.type != truth.device.type:
-        raise Mismatch(f"{call} returned a tensor on {result.device.type}; the inputs are on "
-                       f"{truth.device.type}, so the answer belongs there too")
-    if result.shape != truth.shape or result.dtype != truth.dtype:
-        raise Mismatch(f"{call}: wrong shape or dtype.\n  yours: {describe_tensor(result)}\n"
-                       f"  torch: {describe_tensor(truth)}")
-    return result
-
-
-_TOLERANCE = {  # (rtol, atol) per dtype
-    torch.float16: (2e-3, 2e-3),
-    torch.bfloat16: (2e-2, 2e-2),
-    torch.float32: (1e-4, 1e-5),
-    torch.float64: (1e-9, 1e-12),
-}
-
-
-def expect_close(call: str, result, truth: torch.Tensor, rtol=None) -> None:
-    """Same shape, dtype, device as ``truth``; on the CPU, values close and NaN-free."""
-    result = expect_tensor(call, result, truth)
-    if truth.device.type == "meta":
-        return
-    default_rtol, atol = _TOLERANCE.get(truth.dtype, (0.0, 0.0))
-    rtol = default_rtol if rtol is None else rtol
-    result, truth = result.detach(), truth.detach()
-    if result.is_floating_point() and not result.isfinite().all() and truth.isfinite().all():
-        bad = tuple((~result.isfinite()).nonzero()[0].tolist())
-        raise Mismatch(f"{call}: your result holds {result[bad].item()} at index {bad}, where "
-                       f"torch has {truth[bad].item():.6g}.\n  yours: {describe_tensor(result)}")
-    close = torch.isclose(result, truth, rtol=rtol, atol=atol, equal_nan=True)
-    if not close.all():
-        bad = tuple((~close).nonzero()[0].tolist())
-        raise Mismatch(f"{call}: wrong values, first at index {bad}: yours "
-                       f"{result[bad].item():.6g}, torch {truth[bad].item():.6g}.\n"
-                       f"  yours: {describe_tensor(result)}\n  torch: {describe_tensor(truth)}")

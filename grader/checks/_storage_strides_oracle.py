@@ -7,6 +7,7 @@ counterexample.
 
 import torch
 
+from .._compare import describe_tensor, expect_tensor, shares_storage
 from .._strategies import storage_extent
 from ._registry import Mismatch
 
@@ -14,10 +15,9 @@ __all__ = [
     "torch_contiguous_strides",
     "torch_storage_position",
     "torch_can_view",
-    "describe_tensor",
-    "describe_layout",
-    "expect_int",
+    "describe_input",
     "expect_view",
+    "shares_storage",  # _compare's, named here too: _finite_answers imports it from here
 ]
 
 
@@ -45,18 +45,10 @@ def torch_can_view(shape, stride, new_shape) -> bool:
     return True
 
 
-def shares_storage(a: torch.Tensor, b: torch.Tensor) -> bool:
-    return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
-
-
 # --- readable reports -----------------------------------------------------------------
 
 
-def describe_layout(t: torch.Tensor) -> str:
-    return f"shape {tuple(t.shape)}, stride {t.stride()}, offset {t.storage_offset()}"
-
-
-def describe_tensor(t: torch.Tensor) -> str:
+def describe_input(t: torch.Tensor) -> str:
     """A torch expression that rebuilds ``t`` when its storage holds 0, 1, 2, ... (ours do)."""
     n = t.untyped_storage().nbytes() // t.element_size()
     storage = t.new_empty(0).set_(t.untyped_storage(), 0, (n,), (1,))
@@ -64,34 +56,12 @@ def describe_tensor(t: torch.Tensor) -> str:
         dtype = "" if t.dtype == torch.int64 else f", dtype={t.dtype}"
         layout = f"{tuple(t.shape)}, {t.stride()}, {t.storage_offset()}"
         return f"torch.arange({n}{dtype}).as_strided({layout})"
-    return f"a tensor with {describe_layout(t)}: {t.tolist()}"
-
-
-def _describe_result(result: torch.Tensor, max_values: int = 24) -> str:
-    if result.numel() <= max_values:
-        values = str(result.tolist())
-    else:
-        values = str(result.flatten()[:max_values].tolist())[:-1] + ", ...] (flattened)"
-    return f"{describe_layout(result)}, dtype {result.dtype}, values {values}"
-
-
-def expect_int(call: str, result, truth: int) -> None:
-    """``result`` must be the plain int ``truth``."""
-    if not isinstance(result, int) or isinstance(result, bool):
-        raise Mismatch(f"{call} returned {result!r} ({type(result).__name__}); expected an int")
-    if result != truth:
-        raise Mismatch(f"{call} returned {result}; torch: {truth}")
+    return f"a tensor of {describe_tensor(t)}"
 
 
 def expect_view(call: str, result, truth: torch.Tensor, x: torch.Tensor) -> None:
     """``result`` must equal ``truth`` (shape, dtype, values) and share ``x``'s storage."""
-    if not isinstance(result, torch.Tensor):
-        raise Mismatch(f"{call} returned {type(result).__name__}; expected a tensor")
-    mine = f"your result: {_describe_result(result)}"
-    torchs = f"torch: {_describe_result(truth)}"
-    if result.shape != truth.shape or result.dtype != truth.dtype:
-        raise Mismatch(f"{call}: wrong shape or dtype. {mine}\n  {torchs}")
-    if not torch.equal(result, truth):
-        raise Mismatch(f"{call}: wrong values. {mine}\n  {torchs}")
-    if not shares_storage(result, x):
-        raise Mismatch(f"{call}: right values, but a copy: it does not share x's storage. {mine}")
+    plain = expect_tensor(call, result, truth)
+    if not shares_storage(plain, x):
+        raise Mismatch(f"{call}: right values, but a copy: it does not share x's storage. "
+                       f"Yours: {describe_tensor(plain)}")

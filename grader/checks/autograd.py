@@ -9,7 +9,7 @@ these functions on hypothesis-generated inputs.
 
 import torch
 
-from .._compare import scalar_close
+from .._compare import as_plain, describe_tensor, expect_float, expect_tensor, is_tensor
 from ..givens.autograd import build_model
 from ._autograd_examples import (
     accumulation_examples,
@@ -28,8 +28,6 @@ from ._autograd_harnesses import (
 from ._autograd_oracle import (
     describe_recipe,
     describe_spec,
-    describe_tensor,
-    expect_close,
     torch_full_batch_grad,
     torch_graph_summary,
     torch_logsumexp,
@@ -88,9 +86,9 @@ def compare_logsumexp(fn, x, dim, upstream):
         raise Mismatch(f"{call}: could not run forward and backward ({result!r:.200})")
     out, grad, facts = result
     true_out, true_grad = torch_logsumexp(x, dim, upstream)
-    expect_close(call, "output", out, true_out, rtol=1e-7, atol=1e-9)
-    expect_close(f"{call}, upstream gradient {describe_tensor(upstream)}", "gradient of x",
-                 grad, true_grad, rtol=1e-7, atol=1e-9)
+    expect_tensor(call, out, true_out, rtol=1e-7, atol=1e-9, what="the output")
+    expect_tensor(f"{call}, upstream gradient {describe_tensor(upstream)}", grad, true_grad,
+                  rtol=1e-7, atol=1e-9, what="the gradient of x")
     if facts.get("custom") is not True:
         raise Mismatch(f"{call}: the output's grad_fn is {facts.get('grad_fn')!r}, not your "
                        f"torch.autograd.Function: return LogSumExp.apply(x, dim)")
@@ -115,7 +113,7 @@ def compare_accumulated_grad(fn, kind, w, x, y, micro, stale):
         raise Mismatch(f"{call}: loss_fn saw batches of {sizes} rows; expected batches of "
                        f"at most {micro} rows covering all {rows} rows once")
     truth = torch_full_batch_grad(kind, w, x, y)
-    expect_close(call, "gradient", grad, truth, rtol=1e-7, atol=1e-10)
+    expect_tensor(call, grad, truth, rtol=1e-7, atol=1e-10, what="the gradient")
 
 
 # --- 4. running_mean_losses ---------------------------------------------------------
@@ -130,13 +128,12 @@ def _expect_running_means(call: str, result, holds, truth: list[float], rtol: fl
         if holding is not False:
             raise Mismatch(f"{call}: entry {i} is a tensor attached to a graph (it requires "
                            f"grad): it keeps the graphs of the losses alive")
-        if isinstance(value, torch.Tensor) and value.numel() == 1:
-            value = value.item()  # a 0-d tensor that holds no graph will do
-        if type(value) not in (float, int):
-            raise Mismatch(f"{call}: entry {i} is {type(value).__name__}; expected a float")
-        if not scalar_close(value, true_value, rtol=rtol, atol=1e-12):
-            raise Mismatch(f"{call}: entry {i} is {value!r}; the mean of the first {i + 1} "
-                           f"losses is {true_value!r}")
+        plain = as_plain(value) if is_tensor(value) else None
+        if plain is not None and plain.numel() == 1 and plain.device.type != "meta":
+            value = plain.item()  # a 0-d tensor that holds no graph will do
+        expect_float(call, value, true_value, rtol=rtol, atol=1e-12, ints=True,
+                     what=f"entry {i}", why=f"the mean of the first {i + 1} losses is "
+                                            f"{true_value!r}")
 
 
 def _tolerance(dtype: str) -> float:
@@ -157,8 +154,8 @@ def compare_running_mean_losses(fn, recipe):
         raise Mismatch(f"{call}: afterwards the losses are no longer attached to their "
                        f"graphs (attached: {attached}), so the caller's backward fails: "
                        f"{error}. Leave the losses as they were")
-    expect_close(call + ", then backward through the losses", "w.grad", grad, true_grad,
-                 rtol=1e-5, atol=1e-7)
+    expect_tensor(call + ", then backward through the losses", grad, true_grad,
+                  rtol=1e-5, atol=1e-7, what="w.grad")
 
 
 def compare_running_mean_losses_plain(fn, values, dtype):
@@ -187,17 +184,8 @@ def compare_train_only(fn, spec, seed, trainable, x, y, steps):
                        f"{sorted(truth)}")
     initial = dict(build_model(spec, seed).named_parameters())
     for name, true_value in truth.items():
-        value = result[name]
-        if name not in trainable:
-            if not isinstance(value, torch.Tensor) or value.shape != true_value.shape \
-                    or value.dtype != true_value.dtype \
-                    or not torch.equal(value.detach(), initial[name].detach()):
-                raise Mismatch(f"{call}: {name} is frozen, so it must not change at all; "
-                               f"yours: {_describe(value)}, as built: "
-                               f"{describe_tensor(initial[name])}")
+        if name not in trainable:  # compared with the parameter as built, exactly
+            expect_tensor(call, result[name], initial[name].detach(),
+                          what=f"{name} (frozen: it must not change at all)")
         else:
-            expect_close(call, name, value, true_value, rtol=1e-4, atol=1e-6)
-
-
-def _describe(value) -> str:
-    return describe_tensor(value) if isinstance(value, torch.Tensor) else repr(value)[:100]
+            expect_tensor(call, result[name], true_value, rtol=1e-4, atol=1e-6, what=name)

@@ -9,13 +9,12 @@ hypothesis-generated inputs, so public and hidden checks cannot drift apart.
 
 import torch
 
+from .._compare import expect_tensor, shares_storage
 from .._errors import StudentRaised
 from ..givens.creating_tensors import EXPRESSIONS, as_numpy
 from ._creating_tensors_oracle import (
     describe_array,
     describe_input,
-    expect_tensor,
-    shares_storage,
     torch_coo_to_dense,
     torch_from_numpy_shares,
     torch_infer_dtype,
@@ -157,7 +156,7 @@ def compare_share_or_copy(fn, x, steps, readonly):
         raise Mismatch(f"{call} returned {type(result).__name__}; "
                        f"expected a pair (tensor, shared)")
     tensor, shared = result
-    expect_tensor(call, tensor, truth)
+    tensor = expect_tensor(call, tensor, truth, what="the tensor")
     if not isinstance(shared, bool):
         raise Mismatch(f"{call}: shared is {shared!r}; expected True or False")
     why = ("torch.from_numpy takes it as it is" if can_share else

@@ -11,8 +11,16 @@ a GPU; the ``*_on_cuda`` variants run only where CUDA works.
 
 import torch
 
+from .._compare import (
+    as_int,
+    expect_float,
+    expect_like,
+    expect_tensor,
+    first_difference,
+    is_tensor,
+    shares_storage,
+)
 from ..givens.devices import ALIGN
-from ._creating_tensors_oracle import expect_tensor
 from ._devices_examples import (
     causal_mask_examples,
     pack_examples,
@@ -25,10 +33,8 @@ from ._devices_oracle import (
     CudaUnavailable,
     describe_kind,
     expect_moved,
-    expect_on,
     fetched,
     on_cuda,
-    shares_storage,
     timing_problem,
     torch_causal_mask,
     torch_pack,
@@ -54,7 +60,7 @@ __all__ = [
 
 def _describe_batch(value, limit: int = 160) -> str:
     def walk(v):
-        if isinstance(v, torch.Tensor):
+        if is_tensor(v):
             return f"<{v.device.type} {v.dtype} {tuple(v.shape)}>"
         if isinstance(v, dict):
             return "{" + ", ".join(f"{k!r}: {walk(i)}" for k, i in v.items()) + "}"
@@ -92,13 +98,12 @@ def to_device_on_cuda(fn, batch):
 
 
 def _expect_mask(call: str, mask, scores: torch.Tensor, device_type: str) -> None:
-    queries, keys = scores.shape[-2:]
-    expect_on(call, mask, device_type, scores.dtype, (queries, keys))
+    truth = torch_causal_mask(scores).to(device_type)  # on meta: no values to compare
+    mask = expect_like(call, mask, truth, device=True)
     if mask.requires_grad:
         raise Mismatch(f"{call} requires grad: a mask is a constant, so build it with a "
                        f"factory (device=, dtype=), not out of scores")
-    if mask.device.type == "cpu":
-        expect_tensor(call, mask, torch_causal_mask(scores))
+    expect_tensor(call, mask, truth, device=True)
 
 
 @public_check("causal_mask", causal_mask_examples)
@@ -134,12 +139,29 @@ def compare_time_device_work(fn, device, repeats, tick, available):
     events = report.get("events") if isinstance(report, dict) else None
     if not isinstance(events, list) or not all(isinstance(e, str) for e in events):
         raise Mismatch(f"{call}: the timing run reported {describe_kind(report)}")
-    problem = timing_problem(events, report.get("value"), device, repeats, tick)
+    did = f"\n  What it did: {_summary(events) or 'nothing'}"
+    problem = timing_problem(events, device, repeats)
     if problem:
-        raise Mismatch(f"{call} {problem}.\n  What it did: {_summary(events) or 'nothing'}")
+        raise Mismatch(f"{call} {problem}.{did}")
+    # The harness's clock advanced ``tick`` seconds per work() call: exactly tick is right.
+    per_call = (f"the clock advanced {tick * repeats!r} s over the {repeats} timed calls: "
+                f"{tick!r} s per call, as a float{did}")
+    expect_float(call, report.get("value"), tick, rtol=1e-9, atol=1e-9, why=per_call)
 
 
 # --- 4. pack --------------------------------------------------------------------------
+
+
+def _meta_entry(call: str, k: int, entry) -> tuple:
+    """One ``(dtype, shape, offset)`` of the student's meta, sizes and offset as ints."""
+    if isinstance(entry, (list, tuple)) and len(entry) == 3 and \
+            isinstance(entry[0], torch.dtype) and isinstance(entry[1], (list, tuple)):
+        # Ints only: a bool offset or a float size would compare equal to torch's int.
+        shape, offset = tuple(map(as_int, entry[1])), as_int(entry[2])
+        if None not in shape and offset is not None:
+            return entry[0], shape, offset
+    raise Mismatch(f"{call}: meta[{k}] is {entry!r:.80}; expected (dtype, shape, offset), "
+                   f"the sizes and the offset as ints")
 
 
 def _as_meta(call: str, meta, count: int) -> list[tuple]:
@@ -148,14 +170,7 @@ def _as_meta(call: str, meta, count: int) -> list[tuple]:
     if entries is None or len(entries) != count:
         raise Mismatch(f"{call}: meta is {describe_kind(meta)}; expected a list of {count} "
                        f"(dtype, shape, offset) entries")
-    normal = []
-    for k, entry in enumerate(entries):
-        if not (isinstance(entry, (list, tuple)) and len(entry) == 3
-                and isinstance(entry[0], torch.dtype) and isinstance(entry[1], (list, tuple))
-                and isinstance(entry[2], int)):
-            raise Mismatch(f"{call}: meta[{k}] is {entry!r:.80}; expected (dtype, shape, offset)")
-        normal.append((entry[0], tuple(entry[1]), entry[2]))
-    return normal
+    return [_meta_entry(call, k, entry) for k, entry in enumerate(entries)]
 
 
 def _expect_packed(call: str, result, tensors: list, reported: bool = False) -> None:
@@ -164,7 +179,7 @@ def _expect_packed(call: str, result, tensors: list, reported: bool = False) -> 
     buffer, meta = result
     truth, true_meta = torch_pack(tensors)
     buffer = fetched(f"{call}: the buffer", buffer) if reported else buffer
-    expect_on(f"{call}: the buffer", buffer, truth.device.type, torch.uint8, truth.shape)
+    buffer = expect_like(call, buffer, truth, device=True, what="the buffer")
     if not buffer.is_contiguous():
         raise Mismatch(f"{call}: the buffer is not contiguous; one copy must move it whole")
     meta = _as_meta(call, meta, len(tensors))
@@ -172,9 +187,9 @@ def _expect_packed(call: str, result, tensors: list, reported: bool = False) -> 
         if mine != right:
             raise Mismatch(f"{call}: meta[{k}] is {mine}; expected {right} "
                            f"(slots follow one another, each padded to a multiple of {ALIGN})")
-    if buffer.device.type == "cpu" and not torch.equal(buffer, truth):
-        slot = max(k for k, (_, _, offset) in enumerate(true_meta)
-                   if offset <= int((buffer != truth).nonzero()[0]))
+    differ = None if truth.device.type == "meta" else first_difference(buffer, truth)
+    if differ is not None:
+        slot = max(k for k, (_, _, offset) in enumerate(true_meta) if offset <= differ[0])
         raise Mismatch(f"{call}: wrong bytes in tensor {slot}'s slot (its elements in "
                        f"row-major order, then zeros); tensor {slot} is "
                        f"{describe_kind(tensors[slot])}, stride {tensors[slot].stride()}")
@@ -215,11 +230,9 @@ def _expect_unpacked(call: str, result, tensors: list, buffer, reported: bool = 
         view = mine[3] is True if reported and isinstance(mine, list) and len(mine) == 4 \
             else None
         mine = fetched(where, mine) if reported else mine
-        expect_on(where, mine, "cpu" if reported else buffer.device.type,
-                  original.dtype, original.shape)
-        if mine.device.type == "meta":
+        mine = expect_tensor(where, mine, original, device=True)  # original: on buffer's device
+        if original.device.type == "meta":
             continue
-        expect_tensor(where, mine, original.contiguous())
         if not (view if reported else shares_storage(mine, buffer)):
             raise Mismatch(f"{where} is a copy; return a view of the buffer (no copy: the "
                            f"buffer was moved once, its tensors should not move again)")

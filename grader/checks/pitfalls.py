@@ -11,7 +11,7 @@ hypothesis-generated inputs, so public and hidden checks cannot drift apart.
 
 import torch
 
-from .._compare import scalar_close
+from .._compare import as_plain, describe_tensor, expect_float, expect_tensor, is_tensor, tolerance
 from ..givens.pitfalls import CLAIMS, GROUPS, WARM_UP
 from ._digests import is_right
 from ._pitfalls_examples import (
@@ -24,8 +24,6 @@ from ._pitfalls_examples import (
 )
 from ._pitfalls_harnesses import swish_harness, training_harness
 from ._pitfalls_oracle import (
-    describe_tensor,
-    expect_close,
     torch_bce_loss,
     torch_flatten_scores,
     torch_linear_on_pixels,
@@ -50,23 +48,29 @@ def _inputs(*tensors) -> str:
     return "; ".join(describe_tensor(t) for t in tensors)
 
 
+def _expect_close(call: str, result, truth: torch.Tensor, rtol=None) -> None:
+    """The inputs' device is the answer's (a meta input has a meta answer); values within
+    the tolerance of torch's dtype."""
+    expect_tensor(call, result, truth, device=True, **tolerance(truth.dtype, rtol))
+
+
 @public_check("flatten_scores", image_examples)
 def compare_flatten_scores(fn, images, weight):
     call = f"flatten_scores(images, weight) for images of {describe_tensor(images)}"
-    expect_close(call, fn(images, weight), torch_flatten_scores(images, weight))
+    _expect_close(call, fn(images, weight), torch_flatten_scores(images, weight))
 
 
 @public_check("masked_mean", masked_examples)
 def compare_masked_mean(fn, x, lengths):
     call = f"masked_mean(x, lengths) for x of {describe_tensor(x)}, lengths {_inputs(lengths)}"
-    expect_close(call, fn(x, lengths), torch_masked_mean(x, lengths))
+    _expect_close(call, fn(x, lengths), torch_masked_mean(x, lengths))
 
 
 @public_check("linear_on_pixels", pixel_examples)
 def compare_linear_on_pixels(fn, pixels, weight, bias):
     call = f"linear_on_pixels(pixels, weight, bias) for {_inputs(pixels, weight, bias)}"
     result = fn(pixels, weight, bias)
-    expect_close(call, result, torch_linear_on_pixels(pixels, weight, bias))
+    _expect_close(call, result, torch_linear_on_pixels(pixels, weight, bias))
 
 
 @public_check("swish_grads", swish_examples)
@@ -78,7 +82,7 @@ def compare_swish_grads(fn, x, w):
         raise Mismatch(f"{call} returned {type(result).__name__}; expected a triple "
                        f"(loss, grad_x, grad_w)")
     for what, mine, truth in zip(("loss", "grad_x", "grad_w"), result, truths):
-        expect_close(f"{call}, {what}", mine, truth)
+        _expect_close(f"{call}, {what}", mine, truth)
 
 
 def _expect_no_history(call: str, facts: dict, name: str) -> None:
@@ -88,16 +92,17 @@ def _expect_no_history(call: str, facts: dict, name: str) -> None:
                        f"({nodes} autograd nodes kept alive); it should have no history")
 
 
-def _loss_value(call: str, facts: dict) -> float:
+def _loss_value(call: str, facts: dict, truth: float) -> float:
     loss = facts.get("loss")
-    if isinstance(loss, torch.Tensor) and loss.numel() == 1 and loss.is_floating_point():
+    plain = as_plain(loss) if is_tensor(loss) else None
+    if plain is not None and plain.numel() == 1 and plain.is_floating_point():
         if facts.get("loss_requires_grad"):
             raise Mismatch(f"{call}: the mean loss requires grad, so it holds on to the graphs "
                            f"of the batches; return a plain number")
-        return loss.item()
-    if isinstance(loss, (int, float)) and not isinstance(loss, bool):
-        return float(loss)
-    raise Mismatch(f"{call}: the mean loss is {loss!r:.80}; expected a Python float")
+        loss = plain.item() if plain.device.type != "meta" else loss
+    return expect_float(call, loss, truth, rtol=1e-4, atol=1e-4, ints=True, what="the mean loss",
+                        why=f"torch gets {truth:.6g} (the mean of the batch losses, each "
+                            f"before its step)")
 
 
 @public_check("train_epoch", epoch_examples)
@@ -109,11 +114,8 @@ def compare_train_epoch(fn, w, batches, lr):
     if facts.get("kind") != "pair":
         raise Mismatch(f"{call} returned a {facts.get('kind')}; expected a pair (w, loss)")
     _expect_no_history(call, facts, "loss")
-    loss = _loss_value(call, facts)
-    if not scalar_close(loss, true_loss, rtol=1e-4, atol=1e-4):
-        raise Mismatch(f"{call}: mean loss {loss:.6g}; torch gets {true_loss:.6g} (the mean of "
-                       f"the batch losses, each before its step)")
-    expect_close(f"{call}, trained weights", facts.get("weights"), true_w)
+    _loss_value(call, facts, true_loss)
+    _expect_close(f"{call}, trained weights", facts.get("weights"), true_w)
     _expect_no_history(call, facts, "weights")
     if not facts.get("weights_requires_grad"):
         raise Mismatch(f"{call}: the trained weights do not require grad; training could not "
@@ -124,7 +126,7 @@ def compare_train_epoch(fn, w, batches, lr):
 def compare_bce_loss(fn, probs, targets):
     call = f"bce_loss(probs, targets) for {_inputs(probs, targets)}"
     # rtol 1e-3 also accepts clamping probs at exp(-100) (a subnormal in float32).
-    expect_close(call, fn(probs, targets), torch_bce_loss(probs, targets), rtol=1e-3)
+    _expect_close(call, fn(probs, targets), torch_bce_loss(probs, targets), rtol=1e-3)
 
 
 def _warm_up_groups():
