@@ -4,7 +4,7 @@ Numbers against math's rules; tensors against ``torch.isclose`` / ``torch.equal`
 (in float64, where the tolerance itself cannot round), on NaN, infinities,
 signed zeros, huge values, wrong dtypes, shapes and devices, permuted and
 strided layouts, and subclasses that lie about equality. The last section runs
-the real public checks of chapters 1, 2, 4, 5 and 6 on such answers.
+the real public checks of every chapter on such answers.
 """
 
 import math
@@ -41,6 +41,8 @@ from grader.checks import (
     storage_strides,
 )
 from grader.checks import _pitfalls_oracle as pitfalls_oracle
+from grader.checks import _shape_ops_broadcasting_oracle as shapes_oracle
+from grader.checks import shape_ops_broadcasting as shapes
 from grader.checks._devices_oracle import torch_causal_mask, torch_pack
 from grader.checks._registry import Mismatch
 
@@ -452,6 +454,12 @@ CHECKS = [  # (public check, example, torch's answer for it), for tensor-returni
                     pitfalls_oracle.torch_masked_mean),
     *_pitfall_cases(pitfalls.compare_bce_loss, _pitfalls_examples.bce_examples,
                     pitfalls_oracle.torch_bce_loss),
+    *[(shapes.compare_unbroadcast, ex, shapes_oracle.torch_unbroadcast)
+      for ex in shapes._unbroadcast_examples()],
+    *[(shapes.compare_stable_softmax, ex, shapes_oracle.torch_softmax)
+      for ex in shapes._stable_softmax_examples()],
+    *[(shapes.compare_last_tokens, ex, shapes_oracle.torch_last_tokens)
+      for ex in shapes._last_tokens_examples()],
 ]
 
 

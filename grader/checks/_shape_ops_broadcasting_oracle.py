@@ -10,7 +10,8 @@ import math
 import torch
 import torch.nn.functional as F
 
-from ._registry import Mismatch
+from .. import _compare
+from .._compare import describe_tensor, expect_ints
 
 __all__ = [
     "torch_broadcast_shape",
@@ -100,51 +101,14 @@ def tolerance(dtype: torch.dtype) -> dict:
     return {"rtol": 0.0, "atol": 0.0}
 
 
-# --- readable reports -----------------------------------------------------------------
-
-
-def _describe_layout(t: torch.Tensor) -> str:
-    return f"shape {tuple(t.shape)}, stride {t.stride()}, offset {t.storage_offset()}"
-
-
-def _values(t: torch.Tensor, max_values: int = 12) -> str:
-    flat = t.detach().reshape(-1)[:max_values].tolist()
-    if t.dtype.is_floating_point:
-        text = ", ".join(f"{v:.6g}" for v in flat)
-    else:
-        text = ", ".join(str(v) for v in flat)
-    more = ", ..." if t.numel() > max_values else ""
-    flattened = " (flattened)" if t.dim() > 1 else ""
-    return f"[{text}{more}]{flattened}"
-
-
-def describe_tensor(t: torch.Tensor) -> str:
-    """One line: layout, dtype and the first values."""
-    return f"tensor with {_describe_layout(t)}, dtype {t.dtype}, values {_values(t)}"
+# --- through the one comparison module: chapter 3 wants CPU tensors, its own tolerances --
 
 
 def expect_shape(call: str, result, truth: tuple[int, ...]) -> None:
-    """``result`` must be a tuple (or list) of ints equal to ``truth``."""
-    if not isinstance(result, (tuple, list)) or not all(
-        isinstance(n, int) and not isinstance(n, bool) for n in result
-    ):
-        raise Mismatch(f"{call} returned {result!r}; expected a tuple of ints, torch: {truth}")
-    if tuple(result) != truth:
-        raise Mismatch(f"{call} returned {tuple(result)}; torch: {truth}")
+    """``result`` must be a tuple (or list) of Python ints equal to ``truth``."""
+    expect_ints(call, result, truth)
 
 
-def expect_tensor(call: str, result, truth: torch.Tensor) -> None:
-    """``result`` must have ``truth``'s shape and dtype, and its values (dtype-aware tolerance)."""
-    if not isinstance(result, torch.Tensor):
-        raise Mismatch(f"{call} returned {type(result).__name__}; expected a tensor")
-    if tuple(result.shape) != tuple(truth.shape) or result.dtype != truth.dtype:
-        raise Mismatch(
-            f"{call}: wrong shape or dtype. Yours: shape {tuple(result.shape)}, {result.dtype}; "
-            f"torch: shape {tuple(truth.shape)}, {truth.dtype}"
-        )
-    if result.device.type != "cpu":
-        raise Mismatch(f"{call} returned a tensor on {result.device}; expected a CPU tensor")
-    if not torch.allclose(result, truth, equal_nan=True, **tolerance(truth.dtype)):
-        raise Mismatch(
-            f"{call}: wrong values.\n  yours: {_values(result)}\n  torch: {_values(truth)}"
-        )
+def expect_tensor(call: str, result, truth: torch.Tensor) -> torch.Tensor:
+    """``result`` must have ``truth``'s shape, dtype, CPU device and values (``tolerance``)."""
+    return _compare.expect_tensor(call, result, truth, device=True, **tolerance(truth.dtype))

@@ -13,6 +13,7 @@ Four exercises are puzzles with rules (no loops, only listed functions):
 
 import torch
 
+from .._compare import as_plain, first_difference, is_tensor, shares_storage
 from ._registry import RAISED_LIKE_TORCH, Mismatch, public_check, result_unless_torch_raises
 from ._shape_ops_broadcasting_oracle import (
     describe_tensor,
@@ -29,7 +30,6 @@ from ._shape_ops_broadcasting_oracle import (
     torch_unbroadcast,
     whole_storage,
 )
-from ._storage_strides_oracle import shares_storage
 
 __all__ = [
     "compare_broadcast_shape",
@@ -246,14 +246,12 @@ def _add_at_examples():
     ]
 
 
-def _same_tensor(a: torch.Tensor, b: torch.Tensor) -> bool:
-    return isinstance(a, torch.Tensor) and shares_storage(a, b) and a.shape == b.shape \
-        and a.stride() == b.stride() and a.storage_offset() == b.storage_offset()
-
-
-def _first_wrong(after: torch.Tensor, truth: torch.Tensor) -> int | None:
-    close = torch.isclose(after, truth, equal_nan=True, **tolerance(truth.dtype))
-    return None if close.all() else int((~close).nonzero()[0, 0])
+def _same_tensor(a, b: torch.Tensor) -> bool:
+    if not is_tensor(a):
+        return False
+    a = as_plain(a)
+    return shares_storage(a, b) and a.shape == b.shape and a.stride() == b.stride() \
+        and a.storage_offset() == b.storage_offset()
 
 
 @public_check("add_at_", _add_at_examples)
@@ -263,8 +261,9 @@ def compare_add_at_(fn, target, index, values):
     truth = torch_add_at(target, index, values)  # before the call, from pristine arguments
     result, (target_after, index_after, values_after), _ = \
         fn.with_inputs_after(target, index, values)
-    wrong = _first_wrong(whole_storage(target_after), truth)
+    wrong = first_difference(whole_storage(target_after), truth, **tolerance(truth.dtype))
     if wrong is not None:
+        wrong = wrong[0]
         unchanged = " (unchanged: add into target itself, in place)" \
             if torch.equal(target_after, target) else ""
         raise Mismatch(f"{call}: wrong values in target's storage after the call, first at "
