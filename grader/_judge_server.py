@@ -13,6 +13,13 @@ does keep the examples it drew for checks that passed, to replay them
 ``judge(nb, assignment)`` takes an idle warm judge of this process (or starts
 one), so that threads judge in parallel. A judge that fails, times out or has
 graded ``RECYCLE_AFTER`` notebooks is replaced.
+
+A judge reads its configuration (instructor folder, time limits, confinement:
+see ``_sandbox.judge_environment``) once, when it starts. So an idle judge is
+taken again only for a request made under the configuration it was started
+with: the environment a judge would be started with now, and the folder it
+would start in. Under another one a new judge starts, and the idle judges of
+other configurations are stopped.
 """
 
 import contextlib
@@ -34,12 +41,30 @@ __all__ = ["close_idle", "judge", "serve"]
 RECYCLE_AFTER = 100  # notebooks: a bound on anything a long-lived process accumulates
 
 
+def _configuration() -> tuple[dict[str, str], str | None]:
+    """What a judge started now would be started with: its whole environment (everything
+    it and the student's processes it forks can read of ours) and its working folder
+    (against which a relative path in that environment resolves)."""
+    try:
+        folder = os.getcwd()
+    except FileNotFoundError:  # ours was removed: the judge starts in it all the same
+        folder = None
+    return _sandbox.judge_environment(), folder
+
+
+def _key(configuration: tuple[dict[str, str], str | None]) -> tuple:
+    environment, folder = configuration
+    return tuple(sorted(environment.items())), folder
+
+
 class _WarmJudge:
-    def __init__(self):
+    def __init__(self, configuration: tuple[dict[str, str], str | None]):
+        environment, folder = configuration
         self.proc = _sandbox.start_tied(
             [sys.executable, "-m", "grader._judge", "--serve"], stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=_sandbox.judge_environment())
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=environment, cwd=folder)
         self.served, self.owner = 0, threading.get_ident()
+        self.key = _key(configuration)  # served only requests made under this configuration
 
     def judge(self, request: dict, timeout: float) -> str:
         """Send one request; the judge's one-line answer ("ok" or why not)."""
@@ -67,24 +92,33 @@ _lock = threading.Lock()
 
 
 def _take() -> _WarmJudge:
-    """An idle judge, the one this thread used last if there is one.
+    """An idle judge of this process's configuration now, the one this thread used last
+    if there is one; else a new judge, started with this configuration.
 
     Threads that judge in parallel (a cluster's in-process workers) each keep
-    to their own judge, and so replay what it recorded (``_replay``).
+    to their own judge, and so replay what it recorded (``_replay``). Idle
+    judges of another configuration are stopped: nothing would take them.
     """
-    me = threading.get_ident()
+    me, configuration = threading.get_ident(), _configuration()
+    key, taken = _key(configuration), None
     with _lock:
+        stale = [warm for warm in _idle if warm.key != key]
+        _idle[:] = [warm for warm in _idle if warm.key == key]
         _idle.sort(key=lambda warm: warm.owner == me)  # this thread's own judge last
-        while _idle:
+        while _idle and taken is None:
             warm = _idle.pop()
             if warm.proc.poll() is None:
-                warm.owner = me
-                return warm
-    return _WarmJudge()
+                warm.owner, taken = me, warm
+            else:
+                stale.append(warm)
+    for warm in stale:  # outside the lock: other threads need not wait for these
+        warm.close()
+    return taken or _WarmJudge(configuration)
 
 
 def close_idle() -> None:
-    """Stop every idle judge: the next ones start with this process's environment now."""
+    """Stop every idle judge (judges are taken again only under the configuration they
+    were started with: this frees their processes, it is not needed for that)."""
     with _lock:
         while _idle:
             _idle.pop().close()

@@ -176,8 +176,10 @@ def test_the_grading_command_and_cluster_workers_leave_torch_to_the_judges():
 
 def test_a_thread_takes_back_its_own_idle_judge_before_another_threads(monkeypatch):
     # Each of a cluster's in-process workers keeps to the judge that recorded its examples.
+    key = _judge_server._key(_judge_server._configuration())  # both of this configuration
+
     def idle_judge(owner):
-        return SimpleNamespace(owner=owner, proc=SimpleNamespace(poll=lambda: None))
+        return SimpleNamespace(owner=owner, key=key, proc=SimpleNamespace(poll=lambda: None))
 
     mine, theirs = idle_judge(threading.get_ident()), idle_judge(-1)
     monkeypatch.setattr(_judge_server, "_idle", [mine, theirs])
