@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 
 from conftest import ASSIGNMENTS, COURSE, ROOT, load_notebook
 
@@ -35,16 +36,44 @@ def start_grading(instructor, *options: str) -> subprocess.Popen:
             env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
 
 
-def kill_after(instructor, seconds: float) -> bool:
-    """Start grading, SIGKILL its whole process group after ``seconds``; True if it ran."""
+# What the grading command prints once every notebook has gone through nbgrader
+# (``NbgraderSteps.report``): only the summary and the CSV export are left.
+FINAL_PHASE = f"nbgrader autograde {ASSIGNMENT} ("
+
+
+@dataclass(frozen=True)
+class Kill:
+    at: float  # seconds after the start
+    by: str  # "time": at the drawn kill point; "final phase": the run had reached it first
+    returncode: int | None  # the grading command's, after the kill (None: it was not killed)
+
+    @property
+    def interrupted(self) -> bool:
+        return self.returncode == -signal.SIGKILL
+
+
+def kill_after(instructor, seconds: float, poll: float = 0.02) -> Kill:
+    """Start grading, SIGKILL its whole process group after ``seconds``, or as soon as the
+    run reaches its final phase (summary, CSV export) if that comes first: a kill drawn past
+    the run's end would not interrupt it."""
+    log = instructor / "grading.log"
+    offset = log.stat().st_size if log.exists() else 0  # earlier runs' lines are not this run's
+    started = time.monotonic()
     run = start_grading(instructor)
-    try:
-        run.wait(timeout=seconds)
-        return False  # finished before the kill point
-    except subprocess.TimeoutExpired:
-        os.killpg(run.pid, signal.SIGKILL)
-        run.wait()
-        return True
+    by = "time"
+    while (elapsed := time.monotonic() - started) < seconds:
+        if run.poll() is not None:
+            return Kill(elapsed, "finished on its own", None)
+        with open(log, "rb") as f:
+            f.seek(offset)
+            if FINAL_PHASE.encode() in f.read():
+                by = "final phase"
+                break
+        time.sleep(poll)
+    if run.poll() is not None:
+        return Kill(elapsed, "finished on its own", None)
+    os.killpg(run.pid, signal.SIGKILL)
+    return Kill(elapsed, by, run.wait())
 
 
 def grade_to_the_end(instructor, *options: str) -> float:

@@ -9,7 +9,6 @@ cluster; their grades must equal the serial SQLite run's.
 import glob
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -33,10 +32,10 @@ def _as_server_user(cmd: list[str]) -> list[str]:
     return ["runuser", "-u", "postgres", "--", *cmd] if os.geteuid() == 0 else cmd
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+# The server listens on no TCP port at all (listen_addresses=''): only on a Unix
+# socket in its own fresh folder, which the port merely names (.s.PGSQL.<port>).
+# Any number will do, and no other server can take it: nothing to race for.
+PORT = 5432
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +46,7 @@ def postgres_url():
     folder = tempfile.mkdtemp(prefix="tensor-anatomy-pg-")
     if os.geteuid() == 0:
         shutil.chown(folder, "postgres", "postgres")
-    data, port = os.path.join(folder, "data"), _free_port()
+    data, port = os.path.join(folder, "data"), PORT
     run = lambda *cmd: subprocess.run(_as_server_user(list(cmd)), check=True,  # noqa: E731
                                       capture_output=True, text=True)
     run(f"{binaries}/initdb", "-D", data, "--auth=trust", "-U", "postgres")

@@ -8,6 +8,7 @@ judge with nothing recorded gives it, failures and smallest inputs included.
 import json
 import sys
 
+import torch
 from conftest import COURSE, load_notebook
 
 from grader import _judge
@@ -44,6 +45,8 @@ WRONG_FROM_2D = "def double(x):\n    return x * 2 if x.dim() < 2 else x * 3\n"
 STUB = "def double(x):\n    # YOUR CODE HERE\n    raise NotImplementedError()\n"
 NOT_FOR_2D = ("def double(x):\n    if x.dim() >= 2:\n"
               "        raise NotImplementedError('not for matrices')\n    return x * 2\n")
+BARE_FOR_2D = NOT_FOR_2D.replace("NotImplementedError('not for matrices')",
+                                 "NotImplementedError()")
 
 
 def _judge_with(replay: ExampleReplay, source: str, tmp_path, monkeypatch,
@@ -96,10 +99,28 @@ def test_an_unfinished_exercise_fails_on_its_first_input_without_shrinking(tmp_p
     assert calls < 5 < wrong_calls  # the stub's first failure is final; a wrong answer shrinks
 
 
+def _shown_input(detail: str) -> torch.Tensor:
+    """The tensor a check's detail shows as its input (hypothesis writes it as its repr)."""
+    def tensor(data, size=None, dtype=torch.int64):  # torch's repr of a tensor, read back
+        made = torch.tensor(data, dtype=dtype)
+        return made.reshape(size) if size is not None else made
+
+    return eval(detail.split(" input: x=", 1)[1], {"tensor": tensor, "torch": torch})
+
+
 def test_a_not_implemented_error_that_says_why_is_shrunk(tmp_path, monkeypatch):
-    detail, _ = _layout_check(NOT_FOR_2D, tmp_path, monkeypatch)
-    assert detail == ("your code: NotImplementedError: not for matrices\n"
-                      "smallest failing input: x=tensor([], size=(0, 0), dtype=torch.int64)")
+    # Which input is smallest is hypothesis's shrinker's to say: not written down here.
+    # The same failure raised bare (as the stub raises it) is shown unshrunk.
+    why, bare = tmp_path / f"{tmp_path.name}_why", tmp_path / f"{tmp_path.name}_bare"
+    why.mkdir(), bare.mkdir()  # each its own checks module
+    detail, calls = _layout_check(NOT_FOR_2D, why, monkeypatch)
+    bare, bare_calls = _layout_check(BARE_FOR_2D, bare, monkeypatch)
+    assert detail.startswith("your code: NotImplementedError: not for matrices\n"
+                             "smallest failing input: x=")
+    assert bare.startswith("your code: NotImplementedError\nfailing input: x=")
+    # Each input shown is one the answer fails on: a matrix or more.
+    assert _shown_input(detail).dim() >= 2 and _shown_input(bare).dim() >= 2
+    assert calls > bare_calls  # searched again, and shrunk
 
 
 def test_a_changed_check_file_is_searched_again(tmp_path, monkeypatch):

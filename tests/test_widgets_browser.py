@@ -8,11 +8,11 @@ work offline). Screenshots go to ``tests/artifacts/browser/`` (git-ignored).
 Skipped, with the reason, when Chromium or the ``playwright`` package is missing.
 """
 
+import contextlib
 import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -51,12 +51,6 @@ pytestmark = pytest.mark.skipif(
 sync_api = pytest.importorskip(
     "playwright.sync_api", reason="playwright not installed (pip install -e '.[dev]')"
 )
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _demo_notebook(path: Path) -> None:
@@ -101,18 +95,69 @@ def _wait_for_idle_kernel(page, base: str, token: str, notebook: str) -> None:
         page.wait_for_timeout(300)  # not time.sleep: the page must keep running meanwhile
 
 
-def _wait_until_up(url: str, server: subprocess.Popen, log: Path) -> None:
-    deadline = time.monotonic() + 60
+# What jupyter_server logs when the port it picked was taken before it could listen on it.
+LOST_PORT = ("is already in use", "is not available", "no available port could be found")
+
+
+def _wait_until_up(server: subprocess.Popen, runtime: Path, token: str,
+                   log: Path) -> int | None:
+    """The port the server listens on, once it answers; None if it lost its port.
+
+    It is started on port 0: it binds a port the kernel picks, and says which in
+    its server-info file (``jpserver-<pid>.json`` in its own runtime folder).
+    """
+    deadline, port = time.monotonic() + 60, None
     while time.monotonic() < deadline:
         if server.poll() is not None:
-            raise RuntimeError(f"jupyter lab exited:\n{log.read_text()[-3000:]}")
-        try:
-            with urllib.request.urlopen(url, timeout=2) as reply:
-                if reply.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.3)
+            said = log.read_text()
+            if any(line in said for line in LOST_PORT):
+                return None
+            raise RuntimeError(f"jupyter lab exited:\n{said[-3000:]}")
+        if port is None:
+            for info in runtime.glob("jpserver-*.json"):
+                with contextlib.suppress(ValueError):  # being written
+                    port = json.loads(info.read_text())["port"] or None
+        if port is not None:
+            try:
+                url = f"http://127.0.0.1:{port}/api/status?token={token}"
+                with urllib.request.urlopen(url, timeout=2) as reply:
+                    if reply.status == 200:
+                        return port
+            except OSError:
+                pass
+        time.sleep(0.3)
     raise RuntimeError(f"jupyter lab did not answer in 60 s:\n{log.read_text()[-3000:]}")
+
+
+def _start_lab(command: list[str], env: dict, work: Path, token: str,
+               attempts: int = 5) -> tuple[subprocess.Popen, int]:
+    """A started server and its port. jupyter_server frees the port it picked before it
+    listens on it: should another process take it meanwhile, a fresh server tries again."""
+    log = work / "lab.log"
+    for _ in range(attempts):
+        runtime = work / "runtime"
+        shutil.rmtree(runtime, ignore_errors=True)  # no earlier attempt's server-info file
+        with open(log, "w") as out:
+            server = subprocess.Popen(command, env={**env, "JUPYTER_RUNTIME_DIR": str(runtime)},
+                                      stdout=out, stderr=subprocess.STDOUT)
+        try:
+            port = _wait_until_up(server, runtime, token, log)
+        except BaseException:
+            _stop(server)
+            raise
+        if port is not None:
+            return server, port
+        _stop(server)
+    raise RuntimeError(f"jupyter lab lost its port {attempts} times:\n{log.read_text()[-3000:]}")
+
+
+def _stop(server: subprocess.Popen) -> None:
+    server.terminate()
+    try:
+        server.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.wait()
 
 
 @pytest.fixture(scope="module")
@@ -124,28 +169,21 @@ def lab(tmp_path_factory):
     shutil.copy(LESSON, root / LESSON.name)
     _demo_notebook(root / "broadcast_demo.ipynb")
     _lab_settings(work / "settings")
-    env = dict(os.environ, JUPYTER_RUNTIME_DIR=str(work / "runtime"),
+    env = dict(os.environ,
                JUPYTER_DATA_DIR=str(work / "data"), JUPYTER_CONFIG_DIR=str(work / "config"),
                JUPYTERLAB_SETTINGS_DIR=str(work / "settings"),
                JUPYTERLAB_WORKSPACES_DIR=str(work / "workspaces"))  # fmt: skip
-    port, token = _free_port(), uuid.uuid4().hex
-    log = work / "lab.log"
+    token = uuid.uuid4().hex
+    # Port 0: the kernel picks a free port when the server binds (read back in _start_lab).
     command = [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--allow-root",
-               "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
+               "--ServerApp.ip=127.0.0.1", "--ServerApp.port=0",
                "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}",
                f"--ServerApp.root_dir={root}", "--LabApp.news_url="]  # fmt: skip
-    with open(log, "w") as out:
-        server = subprocess.Popen(command, env=env, stdout=out, stderr=subprocess.STDOUT)
+    server, port = _start_lab(command, env, work, token)
     try:
-        base = f"http://127.0.0.1:{port}"
-        _wait_until_up(f"{base}/api/status?token={token}", server, log)
-        yield base, token
+        yield f"http://127.0.0.1:{port}", token
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        _stop(server)
 
 
 @pytest.fixture(scope="module")
