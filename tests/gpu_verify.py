@@ -5,9 +5,14 @@
 1. Runs the code cells of ``course/04_devices.ipynb`` in this process (no Jupyter
    needed), notes which path ``pick_device()`` took (cuda, mps or cpu), and compares
    what each cell prints with its stored output, sanitised as nbval does
-   (``course/nbval_sanitize.cfg``), except cells marked ``NBVAL_IGNORE_OUTPUT``: those
-   must only run. ``--any-torch`` skips the version-stamp cell, for a machine whose
-   torch is not the verified one.
+   (``course/nbval_sanitize.cfg``: measured times, bandwidths and ratios become
+   placeholders, so the rest of each line is compared). Two kinds of cells are not
+   compared everywhere: those marked ``NBVAL_IGNORE_OUTPUT`` must only run, on every
+   path; those with the line ``# Output differs by path: ...`` print what the path
+   they took shows (the stored output is the CPU path's, which CI checks), so on the
+   cpu path they are compared like any other and on any other path they must only
+   run (the summary counts them as ``CPU-path-only``). ``--any-torch`` skips the
+   version-stamp cell, for a machine whose torch is not the verified one.
 2. Runs the hidden checks of ``04_devices`` on the solution notebook through the real
    judge (``grader._judge.judge_in_subprocess``). If the judge cannot start here (its
    sandbox), the run fails, unless ``--allow-local`` asks to run them in this process
@@ -41,6 +46,9 @@ HIDDEN = ROOT / "grader" / "hidden" / "test_04_devices.py"
 SANITIZE = ROOT / "course" / "nbval_sanitize.cfg"
 ASSIGNMENT = "04_devices"
 IGNORE_MARK = "NBVAL_IGNORE_OUTPUT"
+# A comment line that starts with this: the cell's output is the CPU path's; compared on
+# the cpu path only, run (not compared) on cuda, mps or any other path.
+PATH_MARK = "# Output differs by path:"
 VERSION_MARK = "VERIFIED_ON ="
 
 sys.path.insert(0, str(ROOT))
@@ -84,6 +92,24 @@ def stored_output(cell) -> str:
     return "".join(parts)
 
 
+def differs_by_path(source: str) -> bool:
+    """Whether a cell carries the PATH_MARK comment line."""
+    return any(line.strip().startswith(PATH_MARK) for line in source.splitlines())
+
+
+def _label(source: str) -> str:
+    """The cell's first line that is not a marker comment, to name it in a problem."""
+    lines = [line for line in source.strip().splitlines()
+             if IGNORE_MARK not in line and not line.strip().startswith(PATH_MARK)]
+    return lines[0][:60] if lines else ""
+
+
+def _path(namespace: dict) -> str:
+    """The path the lesson took so far: DEVICE's type (cuda, mps, cpu), or 'unknown'."""
+    device = namespace.get("DEVICE")
+    return device.type if isinstance(device, torch.device) else "unknown"
+
+
 def run_cell(source: str, namespace: dict) -> tuple[str, str | None]:
     """Run one cell as a kernel would; (what it printed, the error it raised or None)."""
     printed = io.StringIO()
@@ -101,18 +127,24 @@ def run_cell(source: str, namespace: dict) -> tuple[str, str | None]:
     return printed.getvalue(), None
 
 
-def check_lesson(any_torch: bool) -> dict:
-    """Run every code cell in order; compare the checked ones with what was stored."""
+def check_lesson(any_torch: bool, lesson: Path = LESSON) -> dict:
+    """Run every code cell in order; compare the checked ones with what was stored.
+
+    A cell marked with PATH_MARK is compared when the lesson took the cpu path (DEVICE
+    as its earlier cells and itself left it) and only run, counted in "path_only",
+    on any other."""
     rules, namespace = sanitizers(), {"__name__": "__main__", "display": print}
-    cells = [c for c in json.loads(LESSON.read_text(encoding="utf-8"))["cells"]
+    cells = [c for c in json.loads(lesson.read_text(encoding="utf-8"))["cells"]
              if c["cell_type"] == "code"]
-    report = {"checked": 0, "matched": 0, "unchecked": 0, "problems": []}
+    report = {"checked": 0, "matched": 0, "unchecked": 0, "path_only": 0, "problems": []}
     for number, cell in enumerate(cells, 1):
         source = _source(cell)
         printed, error = run_cell(source, namespace)
-        checked = IGNORE_MARK not in source and not (any_torch and VERSION_MARK in source)
-        report["checked" if checked else "unchecked"] += 1
-        first_line = source.strip().splitlines()[0][:60] if source.strip() else ""
+        ignored = IGNORE_MARK in source or (any_torch and VERSION_MARK in source)
+        path_only = not ignored and differs_by_path(source) and _path(namespace) != "cpu"
+        checked = not ignored and not path_only
+        report["checked" if checked else "path_only" if path_only else "unchecked"] += 1
+        first_line = _label(source)
         if error:
             report["problems"].append(f"code cell {number} ({first_line}) raised {error}")
         elif checked and sanitize(printed, rules) != sanitize(stored_output(cell), rules):
@@ -121,8 +153,7 @@ def check_lesson(any_torch: bool) -> dict:
                                       f"{stored_output(cell)}---")
         else:
             report["matched"] += checked
-    device = namespace.get("DEVICE")
-    report["path"] = device.type if isinstance(device, torch.device) else "unknown"
+    report["path"] = _path(namespace)
     return report
 
 
@@ -224,7 +255,8 @@ def summary(lesson: dict, hidden: dict) -> tuple[str, bool]:
         ok = ok and hidden["gpu_passed"] == hidden["gpu_expected"]
     line = (f"GPU verify: device={describe_device(lesson['path'])} "
             f"lesson {lesson['matched']}/{lesson['checked']} checked cells match "
-            f"({lesson['unchecked']} unchecked ran), hidden checks "
+            f"({lesson['unchecked']} unchecked ran, {lesson['path_only']} CPU-path-only ran), "
+            f"hidden checks "
             f"{hidden['passed']}/{hidden['total']} passed ({hidden['mode']}; {gpu}); "
             f"torch {torch.__version__}: {'OK' if ok else 'FAILED'}")
     return line, ok
