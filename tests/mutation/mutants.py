@@ -48,6 +48,15 @@ MUTANTS = [
          "tests/test_reachable.py::test_the_graded_process_reads_only_the_givens"),
     ),
     Mutant(
+        "a NaN answer compares equal to any number",
+        "grader/_compare.py",
+        (("        return math.isnan(truth) and math.isnan(value)",
+          "        return True  # MUTANT"),
+         ("    both_nan = mine.isnan() & torchs.isnan()",
+          "    both_nan = mine.isnan() | torchs.isnan()  # MUTANT")),
+        ("tests/test_compare.py",),
+    ),
+    Mutant(
         "the judge runs the student's notebook in an nbgrader kernel first",
         "grader/_nbgrader.py",
         (('        assignment = resources["nbgrader"]["assignment"]\n'
