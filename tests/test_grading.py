@@ -122,3 +122,33 @@ def test_a_right_answer_after_long_notes_in_its_cell_scores_full():
     assert len(cell["source"]) > 40_000
     passed, total = _fractions(judge_in_subprocess(nb, assignment))["batched_matmul"]
     assert passed == total
+
+
+# Answers that call the grader's own oracles, claims or widgets. The oracles and claims
+# were importable from the student's process, and scored full marks.
+BORROWED = {
+    "01_storage_strides": {
+        "view_or_copy": "from grader.checks._finite_answers import OPERATIONS, "
+                        "torch_view_or_copy\n"
+                        "def view_or_copy():\n"
+                        "    return {op: torch_view_or_copy(op) for op in OPERATIONS}\n",
+        "contiguous_strides": "from anatomy_widgets._layout import contiguous_strides\n",
+        "can_view": "from grader.checks._storage_strides_oracle import (\n"
+                    "    torch_can_view as can_view)\n",
+    },
+    "06_pitfalls": {
+        "predict_verdicts": "from grader.checks._pitfalls_claims import verdict\n"
+                            "from grader.givens.pitfalls import CLAIMS\n"
+                            "def predict_verdicts():\n"
+                            "    return {claim: verdict(claim) for claim in CLAIMS}\n",
+    },
+}
+
+
+def test_answers_borrowed_from_the_graders_own_modules_score_zero():
+    for assignment, answers in BORROWED.items():
+        verdict = judge_in_subprocess(_with_answers(_complete(assignment), answers), assignment)
+        scores = _fractions(verdict)
+        assert {name: scores[name][0] for name in answers} == dict.fromkeys(answers, 0)
+        assert all(passed == total for name, (passed, total) in scores.items()
+                   if name not in answers)
