@@ -20,12 +20,12 @@ import socket
 import subprocess
 import sys
 import tempfile
-import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 from escape.attacks import ATTACKS, KILLED, attack_cell
+from escape.listeners import serve_forever
 from escape.users import reachable_by_others, unprivileged_user
 
 from grader import _judge_server
@@ -74,7 +74,7 @@ def host(tmp_path_factory):
     abstract.bind("\0" + abstract_name)
     abstract.listen()
     for server in (listener, abstract):
-        threading.Thread(target=_accept_forever, args=(server,), daemon=True).start()
+        serve_forever(server)
     canary = subprocess.Popen(["sleep", "3600"])
     targets = {
         "instructor": str(instructor), "gradebook": str(instructor / "gradebook.db"),
@@ -93,14 +93,6 @@ def host(tmp_path_factory):
     canary.kill()
     for server in (listener, abstract):
         server.close()
-
-
-def _accept_forever(server: socket.socket) -> None:
-    while True:
-        try:
-            server.accept()
-        except OSError:
-            return
 
 
 def _protected(targets: dict) -> list[Path]:

@@ -16,12 +16,12 @@ import shutil
 import socket
 import subprocess
 import sys
-import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 from escape.attacks import ATTACKS, attempt_cell
+from escape.listeners import serve_forever
 
 from grader._judge import judge_in_subprocess
 
@@ -130,19 +130,10 @@ def instructor(tmp_path_factory, request):
     return folder
 
 
-def _accept_forever(server: socket.socket) -> None:
-    while True:
-        try:
-            server.accept()
-        except OSError:
-            return
-
-
 @pytest.fixture(scope="module")
 def targets(instructor):
     """What the side effects aim at: the gradebook, another student's work, a listening port."""
-    listener = socket.create_server(("127.0.0.1", 0))
-    threading.Thread(target=_accept_forever, args=(listener,), daemon=True).start()
+    listener = serve_forever(socket.create_server(("127.0.0.1", 0)))
     yield {"gradebook": str(instructor / "gradebook.db"), "tcp_port": listener.getsockname()[1],
            "other": str(instructor / "submitted" / "other" / "a" / "a.ipynb")}
     listener.close()
