@@ -157,10 +157,6 @@ REFUSED_UNCONFINED = (
 )
 
 
-def test_there_are_at_least_50_attempts():
-    assert len(ATTACKS) >= 50
-
-
 def test_every_attempt_is_refused_and_scores_exactly_2(batch):
     verdicts, _, _ = batch
     scores = {name: verdicts[name]["exercises"]["double"]["passed"] for name in verdicts}

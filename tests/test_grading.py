@@ -39,6 +39,16 @@ def _fractions(verdict: dict) -> dict[str, tuple[int, int]]:
     return {name: (r["passed"], r["total"]) for name, r in verdict["exercises"].items()}
 
 
+def _scores(verdict: dict, assignment: str) -> dict[str, tuple[int, int]]:
+    """``_fractions``, after checking that every exercise of the assignment is there:
+    a check over the exercises of a verdict that lost some would prove nothing."""
+    fractions = _fractions(verdict)
+    exercises = _notebook.exercise_cells(load_notebook(COURSE.release_notebook(assignment)))
+    assert set(fractions) == set(exercises), "the verdict lost exercises"
+    assert all(total > 0 for _, total in fractions.values()), fractions
+    return fractions
+
+
 def test_the_solution_scores_full(assignment):
     verdict = judge_in_subprocess(_complete(assignment), assignment)
     failing = {n: [c for c in r["checks"] if not c["passed"]]
@@ -52,8 +62,8 @@ def test_the_solution_scores_full(assignment):
 
 def test_the_released_stub_scores_zero(assignment):
     stub = load_notebook(COURSE.release_notebook(assignment))
-    verdict = judge_in_subprocess(stub, assignment)
-    assert all(passed == 0 for passed, _ in _fractions(verdict).values()), _fractions(verdict)
+    scores = _scores(judge_in_subprocess(stub, assignment), assignment)
+    assert all(passed == 0 for passed, _ in scores.values()), scores
 
 
 def test_plausible_wrong_answers_are_caught(assignment):
@@ -70,7 +80,7 @@ def test_plausible_wrong_answers_are_caught(assignment):
             lambda answers: judge_in_subprocess(_with_answers(complete, answers), assignment),
             rounds))
     for k, (answers, verdict) in enumerate(zip(rounds, verdicts, strict=True)):
-        for name, (passed, total) in _fractions(verdict).items():
+        for name, (passed, total) in _scores(verdict, assignment).items():
             if name in answers:
                 assert passed < total, f"wrong answer #{k} for {name} scored full:\n{answers[name]}"
             else:
@@ -107,8 +117,8 @@ def test_tampering_scores_the_same_as_the_blank_stub(assignment):
     nb = copy.deepcopy(stub)
     nb["cells"].append({"cell_type": "code", "metadata": {}, "source": tamper,
                         "outputs": [], "execution_count": None})
-    verdict = judge_in_subprocess(nb, assignment)
-    assert all(passed == 0 for passed, _ in _fractions(verdict).values()), _fractions(verdict)
+    scores = _scores(judge_in_subprocess(nb, assignment), assignment)
+    assert all(passed == 0 for passed, _ in scores.values()), scores
 
 
 def test_a_right_answer_after_long_notes_in_its_cell_scores_full():
