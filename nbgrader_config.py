@@ -9,7 +9,7 @@ never committed: ``instructor/`` by default, or ``$TENSOR_ANATOMY_INSTRUCTOR_DIR
 import os
 from pathlib import Path
 
-from grader._nbgrader import (
+from grader.bridge._nbgrader import (
     FeedbackExporter,
     autograde_pipeline,
     feedback_pipeline,
@@ -32,7 +32,7 @@ c.CourseDirectory.feedback_directory = str(INSTRUCTOR / "feedback")
 c.CourseDirectory.db_url = os.environ.get(  # PostgreSQL for concurrent graders
     "TENSOR_ANATOMY_DB_URL", f"sqlite:///{INSTRUCTOR / 'gradebook.db'}")
 
-# Student code runs only in the judge's sandboxed worker (grader/_judge.py),
+# Student code runs only in the judge's sandboxed worker (grader/judge/_judge.py),
 # never in a kernel: our preprocessor takes the place of nbgrader's Execute.
 c.Autograde.autograde_preprocessors = autograde_pipeline()
 # Before nbgrader reads any metadata: the submission in the release's shape,

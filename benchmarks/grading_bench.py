@@ -29,9 +29,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from grader import _gradebook, _notebook  # noqa: E402
+from grader import _notebook  # noqa: E402
 from grader._course import Course  # noqa: E402
-from grader._demo import synthetic_submission  # noqa: E402
+from grader.batch import _gradebook  # noqa: E402
+from grader.batch._demo import synthetic_submission  # noqa: E402
 
 KINDS = [("complete", 1.0), ("partial", 0.5), ("blank", 0.0), ("complete", 1.0),
          ("partial", 0.5), ("hostile", 1.0)]

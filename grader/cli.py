@@ -25,12 +25,16 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from . import _gradebook, _notebook, _sandbox, _steps, _triage
+from grader import _notebook
+from grader.batch import _gradebook, _triage
+from grader.batch._parallel import judge_batch
+from grader.batch._report import plot_scores
+from grader.bridge import _steps
+from grader.bridge._steps import NbgraderSteps
+from grader.judge._judge_server import judge
+from grader.student import _sandbox
+
 from ._course import Course
-from ._judge_server import judge
-from ._parallel import judge_batch
-from ._report import plot_scores
-from ._steps import NbgraderSteps
 
 __all__ = ["main", "run"]
 
@@ -243,7 +247,7 @@ def _sandbox_ready(allow_unconfined: bool) -> bool:
 
 def _nbgrader_bridge():
     """Imported when needed: nbconvert alone takes seconds, and judging need not wait."""
-    from . import _nbgrader
+    from grader.bridge import _nbgrader
 
     return _nbgrader
 
@@ -278,7 +282,7 @@ def main(argv=None) -> int:
     if options.command == "validate":
         return validate(options.notebook)
     if options.command == "demo":
-        from ._demo import demo
+        from grader.batch._demo import demo
 
         return demo(course, grade)
     names = [options.assignment] if options.assignment else course.assignments()

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 from conftest import ASSIGNMENTS, COURSE, ROOT, load_notebook
 
-from grader import _gradebook
-from grader._demo import synthetic_submission
+from grader.batch import _gradebook
+from grader.batch._demo import synthetic_submission
 
 ASSIGNMENT = ASSIGNMENTS[0]
 STUDENTS = {"complete": 1.0, "most": 0.75, "partial": 0.5, "blank": 0.0}

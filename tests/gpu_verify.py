@@ -14,7 +14,7 @@
    run (the summary counts them as ``CPU-path-only``). ``--any-torch`` skips the
    version-stamp cell, for a machine whose torch is not the verified one.
 2. Runs the hidden checks of ``04_devices`` on the solution notebook through the real
-   judge (``grader._judge.judge_in_subprocess``). If the judge cannot start here (its
+   judge (``grader.judge._judge.judge_in_subprocess``). If the judge cannot start here (its
    sandbox), the run fails, unless ``--allow-local`` asks to run them in this process
    (``--student-local``) instead, which the last line then says. With CUDA
    present, the GPU-only checks (``test_cuda_*``) must run and pass; if the judge's
@@ -52,7 +52,7 @@ PATH_MARK = "# Output differs by path:"
 VERSION_MARK = "VERIFIED_ON ="
 
 sys.path.insert(0, str(ROOT))
-# The judge runs `python -m grader._judge` in a subprocess: it must find this repo too.
+# The judge runs `python -m grader.judge._judge` in a subprocess: it must find this repo too.
 os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
 
 # --- 1. the lesson ----------------------------------------------------------------------
@@ -181,10 +181,10 @@ def local_verdict() -> dict:
     """The hidden checks in this process, the solution's code run here (--student-local)."""
     import pytest
 
-    from grader._judge import _Collector
+    from grader.judge._judge import _Collector
 
     collector, skips = _Collector(), _Skips()
-    args = [str(HIDDEN), "-p", "grader._plugin", "--student-code", str(SOLUTION),
+    args = [str(HIDDEN), "-p", "grader.judge._plugin", "--student-code", str(SOLUTION),
             "--student-local", "-q", "--tb=short", "--noconftest", "-p", "no:cacheprovider",
             "-o", "addopts=", "-W", "ignore::pytest.PytestAssertRewriteWarning",
             "--rootdir", str(HIDDEN.parent),
@@ -202,7 +202,7 @@ def local_verdict() -> dict:
 def judge_verdict(allow_local: bool) -> tuple[dict, str]:
     """The real judge's verdict. If the judge cannot start here, the local one only when
     asked for (``--allow-local``); otherwise no verdict, which fails the run."""
-    from grader._judge import judge_in_subprocess
+    from grader.judge._judge import judge_in_subprocess
 
     nb = json.loads(SOLUTION.read_text(encoding="utf-8"))
     try:

@@ -17,9 +17,9 @@ from adversarial import wrapper
 from conftest import COURSE, load_notebook
 
 from grader import _notebook
-from grader._demo import synthetic_submission
-from grader._judge import judge_in_subprocess
+from grader.batch._demo import synthetic_submission
 from grader.givens.shape_ops_broadcasting import RULES
+from grader.judge._judge import judge_in_subprocess
 
 KINDS = ["nan", "inf", "negative zero", "huge", "wrong dtype", "meta", "lying subclass"]
 

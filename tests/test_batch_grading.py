@@ -18,7 +18,7 @@ import random
 from _batch import STUDENTS, grade_to_the_end, kill_after, outcome, write_submissions
 from conftest import ASSIGNMENTS, COURSE, load_notebook
 
-from grader import _parallel
+from grader.batch import _parallel
 
 SEED_VARIABLE = "TENSOR_ANATOMY_TEST_SEED"  # set it to replay a run's kill points
 

@@ -10,10 +10,10 @@ from conftest import COURSE, ROOT, load_notebook
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from grader._demo import synthetic_submission
 from grader._notebook import code_cells
-from grader._structure import restore_structure
-from grader._triage import triage
+from grader.batch._demo import synthetic_submission
+from grader.batch._triage import triage
+from grader.bridge._structure import restore_structure
 
 ASSIGNMENT = "01_storage_strides"
 NAME = COURSE.release_notebook(ASSIGNMENT).name

@@ -29,7 +29,6 @@ from grader._compare import (
     shares_storage,
     tolerance,
 )
-from grader._local import LocalFunction
 from grader.checks import (
     _autograd_oracle,
     _creating_tensors_oracle,
@@ -44,6 +43,7 @@ from grader.checks import _pitfalls_oracle as pitfalls_oracle
 from grader.checks import _shape_ops_broadcasting_oracle as shapes_oracle
 from grader.checks import shape_ops_broadcasting as shapes
 from grader.checks._devices_oracle import torch_causal_mask, torch_pack
+from grader.checks._local import LocalFunction
 from grader.checks._registry import Mismatch
 
 NUMBERS = st.floats(allow_nan=True, allow_infinity=True)

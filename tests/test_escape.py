@@ -28,8 +28,8 @@ from escape.attacks import ATTACKS, KILLED, attack_cell
 from escape.listeners import serve_forever
 from escape.users import reachable_by_others, unprivileged_user
 
-from grader import _judge_server
-from grader._judge import judge_in_subprocess
+from grader.judge import _judge_server
+from grader.judge._judge import judge_in_subprocess
 
 ROOT = Path(__file__).resolve().parents[1]
 CHECKS = Path(__file__).parent / "hostile" / "checks_double.py"

@@ -1,6 +1,6 @@
 """Hidden checks through the real judge: full, zero, wrong answers, tampering.
 
-Every verdict here comes from ``python -m grader._judge`` in its own process,
+Every verdict here comes from ``python -m grader.judge._judge`` in its own process,
 exactly as nbgrader's autograde step gets it.
 """
 
@@ -11,8 +11,8 @@ from concurrent.futures import ThreadPoolExecutor
 from conftest import COURSE, load_notebook
 
 from grader import _notebook
-from grader._demo import synthetic_submission
-from grader._judge import judge_in_subprocess
+from grader.batch._demo import synthetic_submission
+from grader.judge._judge import judge_in_subprocess
 
 
 def _complete(assignment: str) -> dict:

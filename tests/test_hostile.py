@@ -23,7 +23,7 @@ import pytest
 from escape.attacks import ATTACKS, attempt_cell
 from escape.listeners import serve_forever
 
-from grader._judge import judge_in_subprocess
+from grader.judge._judge import judge_in_subprocess
 
 CHECKS = Path(__file__).parent / "hostile" / "checks_double.py"
 RIGHT = "def double(x):\n    return x * 2\n"
@@ -62,7 +62,7 @@ def _attacks(targets: dict) -> dict[str, tuple[list[str], int]]:
             "sys.modules['torch'] = types.SimpleNamespace(equal=lambda *a: True)\n"
             "sys.modules['grader'] = None", WRONG], 0),
         "grader's own functions patched": ([
-            "import grader._wire as w, grader._worker as k\n"
+            "import grader.student._wire as w, grader.student._worker as k\n"
             "w.encode = lambda value, shared=(): value.tolist()\n"
             "k._describe = lambda exc: {'status': 'ok', 'value': None}", WRONG], 0),
         "object equal to everything": ([

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from grader import _judge_server, _sandbox
-from grader._judge import judge_in_subprocess
+from grader.judge import _judge_server
+from grader.judge._judge import judge_in_subprocess
+from grader.student import _sandbox
 
 CHECKS = Path(__file__).parent / "hostile" / "checks_double.py"
 RIGHT = "def double(x):\n    return x * 2\n"

@@ -16,15 +16,16 @@ import pytest
 import torch
 from conftest import ROOT
 
-from grader import _sandbox, cli
+from grader import cli
 from grader._errors import StudentCrashed, StudentTimeout
-from grader._remote import (
+from grader.judge._remote import (
     CELL_OUTPUT_LIMIT,
     NOTEBOOK_OUTPUT_LIMIT,
     RemoteStudent,
     configured_student,
 )
-from grader._wire import MAX_FRAME_BYTES, WireError, receive
+from grader.student import _sandbox
+from grader.student._wire import MAX_FRAME_BYTES, WireError, receive
 
 RESERVE_LIKE_CUDA = """
 import ctypes
@@ -59,7 +60,7 @@ def test_address_space_may_be_reserved_as_cuda_does_but_memory_is_still_limited(
 
 
 def test_output_is_bounded_by_the_judge_not_by_the_students_process():
-    unbounded = "import grader._worker as w\nw.OUTPUT_LIMIT = 10**9\n"
+    unbounded = "import grader.student._worker as w\nw.OUTPUT_LIMIT = 10**9\n"
     reports = _report([unbounded + "print('x' * 3_000_000)",
                        unbounded + "raise ValueError('y' * 3_000_000)",
                        unbounded + "'z' * 3_000_000"] + ["print('w' * 9_999)"] * 15)
@@ -142,7 +143,7 @@ def test_this_machine_can_build_the_sandbox():
 
 
 def test_without_libseccomp_no_flag_grades(monkeypatch):
-    from grader import _syscalls
+    from grader.student import _syscalls
 
     monkeypatch.setattr(_syscalls, "MISSING", "libseccomp is missing (test)")
     assert _sandbox.support.__wrapped__() == "libseccomp is missing (test)"

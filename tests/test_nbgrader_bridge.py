@@ -5,7 +5,7 @@ from conftest import COURSE, load_notebook
 from nbgrader.preprocessors import ClearHiddenTests, Execute
 
 from grader import _notebook
-from grader._nbgrader import (
+from grader.bridge._nbgrader import (
     JudgeHiddenChecks,
     autograde_pipeline,
     feedback_pipeline,

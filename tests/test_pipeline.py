@@ -21,10 +21,11 @@ from test_structure import (
     _forge_an_old_schema,
 )
 
-from grader import _gradebook, _notebook
+from grader import _notebook
 from grader._course import Course
-from grader._demo import synthetic_submission
-from grader._judge import hidden_checks_path
+from grader.batch import _gradebook
+from grader.batch._demo import synthetic_submission
+from grader.judge._judge import hidden_checks_path
 
 
 @pytest.fixture(scope="module")

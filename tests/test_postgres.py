@@ -17,7 +17,7 @@ import pytest
 from _batch import ASSIGNMENT, outcome, write_submissions
 from conftest import ASSIGNMENTS, ROOT
 
-from grader import _gradebook
+from grader.batch import _gradebook
 
 SECOND = ASSIGNMENTS[1]
 

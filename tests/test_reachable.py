@@ -25,22 +25,25 @@ import torch
 from conftest import COURSE, ROOT
 from reachable import probe
 
-from grader import _judge_server, _notebook
-from grader._harness import harness_source
-from grader._judge import judge_in_subprocess
+from grader import _notebook
 from grader.checks import exercise_names
 from grader.checks._registry import registered
+from grader.judge import _judge_server
+from grader.judge._judge import judge_in_subprocess
+from grader.student._harness import harness_source
 
 CHECKS = Path(__file__).parent / "hostile" / "checks_double.py"
 RIGHT = "def double(x):\n    return x * 2\n"
 # What the student's process runs on: in its memory because it was forked from
 # the judge's zygote, and not importable from any file it can read.
 MACHINERY = {
-    "grader", "grader._describe", "grader._errors", "grader._harness", "grader._judge",
-    "grader._judge_server", "grader._landlock", "grader._libc", "grader._local",
-    "grader._namespaces", "grader._notebook", "grader._plugin", "grader._remote",
-    "grader._replay", "grader._sandbox", "grader._syscalls", "grader._wire", "grader._worker",
-    "grader._zygote", "grader.checks", "grader.checks._registry",
+    "grader", "grader._errors", "grader._notebook", "grader.checks", "grader.checks._local",
+    "grader.checks._registry", "grader.judge", "grader.judge._describe", "grader.judge._judge",
+    "grader.judge._judge_server", "grader.judge._plugin", "grader.judge._remote",
+    "grader.judge._replay", "grader.student", "grader.student._harness",
+    "grader.student._landlock", "grader.student._libc", "grader.student._namespaces",
+    "grader.student._sandbox", "grader.student._syscalls", "grader.student._wire",
+    "grader.student._worker", "grader.student._zygote",
 }
 
 

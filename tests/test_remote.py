@@ -17,8 +17,8 @@ from grader._errors import (
     StudentTimeout,
     UngradableResult,
 )
-from grader._local import LocalStudent
-from grader._remote import RemoteStudent
+from grader.checks._local import LocalStudent
+from grader.judge._remote import RemoteStudent
 
 # Functions whose answers depend on which storage their arguments share.
 SHARING_CELLS = [
@@ -239,8 +239,8 @@ def test_a_storage_the_call_swaps_in_is_not_taken_for_the_arguments(student):
 
 JUDGE_KILLED_MID_CALL = """
 import threading, time
-from grader._local import LocalStudent
-from grader._remote import RemoteStudent
+from grader.checks._local import LocalStudent
+from grader.judge._remote import RemoteStudent
 student = RemoteStudent(["def spin():\\n    while True:\\n        pass"], call_timeout=600)
 student.start()
 threading.Thread(target=student.spin, daemon=True).start()  # busy: it never reads stdin

@@ -1,4 +1,4 @@
-"""Replayed examples (``grader/_replay.py``): the search's cost once, its verdict always.
+"""Replayed examples (``grader/judge/_replay.py``): the search's cost once, its verdict always.
 
 A warm judge records a passing check's examples and replays them for the next
 notebook. That must never change a verdict: a notebook gets exactly what a
@@ -11,9 +11,9 @@ import sys
 import torch
 from conftest import COURSE, load_notebook
 
-from grader import _judge
-from grader._demo import synthetic_submission
-from grader._replay import ExampleReplay
+from grader.batch._demo import synthetic_submission
+from grader.judge import _judge
+from grader.judge._replay import ExampleReplay
 
 CHECKS = '''
 import pytest, torch

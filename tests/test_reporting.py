@@ -5,8 +5,8 @@ import sys
 
 import pytest
 
-from grader._progress import ProgressLine
-from grader._report import plot_scores
+from grader.batch._progress import ProgressLine
+from grader.batch._report import plot_scores
 
 
 class _Terminal(io.StringIO):

@@ -1,10 +1,10 @@
-"""nbgrader's steps in the grading process (``grader._steps``)."""
+"""nbgrader's steps in the grading process (``grader.bridge._steps``)."""
 
 import sqlite3
 
 from nbgrader.api import Gradebook
 
-from grader import _steps
+from grader.bridge import _steps
 
 
 def _schema(path) -> tuple:

@@ -1,5 +1,5 @@
 """Tampering with a notebook's grade cells changes nothing: the submission is put
-back into the released shape before nbgrader reads it (grader/_structure.py).
+back into the released shape before nbgrader reads it (grader/bridge/_structure.py).
 
 Each case is the complete solution with one kind of structural tampering; what
 the judge then runs (the code cells, in order) and what nbgrader grades (the
@@ -12,8 +12,8 @@ import pytest
 from conftest import ASSIGNMENTS, COURSE, load_notebook
 
 from grader import _notebook
-from grader._demo import synthetic_submission
-from grader._structure import restore_structure
+from grader.batch._demo import synthetic_submission
+from grader.bridge._structure import restore_structure
 
 ASSIGNMENT = ASSIGNMENTS[0]
 

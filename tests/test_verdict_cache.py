@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from grader import _verdicts
+from grader.batch import _verdicts
 
 
 @pytest.mark.parametrize("change", [
@@ -16,7 +16,7 @@ from grader import _verdicts
     ("version", "torch", "2.99.0"),
     ("version", "hypothesis", "9.0.0"),
     ("version", "python", "3.99.0"),
-    ("grader", "_sandbox.py", "# another grader"),
+    ("grader", "student/_sandbox.py", "# another grader"),
     ("grader", "hidden/test_01_storage_strides.py", "# other checks"),
     ("grader", "givens/storage_strides.py", "# other givens"),
     ("grader", "checks/_finite_answers.py", "# other finite answers"),

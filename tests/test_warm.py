@@ -15,11 +15,11 @@ import pytest
 import torch
 from conftest import ROOT, load_notebook
 
-from grader import _judge_server
 from grader._course import Course
-from grader._demo import synthetic_submission
-from grader._remote import RemoteStudent
-from grader._zygote import zygote
+from grader.batch._demo import synthetic_submission
+from grader.judge import _judge_server
+from grader.judge._remote import RemoteStudent
+from grader.student._zygote import zygote
 
 PATCHER = ["import torch\ntorch.equal = lambda *a, **k: True\ntorch.patched_by_a_student = 1",
            "def patched(x):\n    return hasattr(torch, 'patched_by_a_student')"]
@@ -74,8 +74,8 @@ def test_a_student_inherits_what_torch_imports_on_first_use():
 
 FORKED_ZYGOTE = """
 import json, os, sys, torch
-from grader import _zygote
-from grader._remote import RemoteStudent
+from grader.student import _zygote
+from grader.judge._remote import RemoteStudent
 
 _zygote.fork_zygote_here()  # as a warm judge does, before its first notebook
 zygote = _zygote.zygote()
@@ -121,10 +121,10 @@ def test_a_killed_zygote_is_started_again():
 
 
 def _cold_verdict(nb: dict, assignment: str, tmp_path) -> dict:
-    """A judge started for this one notebook, as ``python -m grader._judge`` does."""
+    """A judge started for this one notebook, as ``python -m grader.judge._judge`` does."""
     notebook, out = tmp_path / f"{assignment}.ipynb", tmp_path / f"{assignment}.json"
     notebook.write_text(json.dumps(nb), encoding="utf-8")
-    subprocess.run([sys.executable, "-m", "grader._judge", str(notebook), "--assignment",
+    subprocess.run([sys.executable, "-m", "grader.judge._judge", str(notebook), "--assignment",
                     assignment, "--out", str(out)], cwd=ROOT, check=True, timeout=900)
     return json.loads(out.read_text(encoding="utf-8"))
 
@@ -167,7 +167,7 @@ def test_a_judge_is_recycled_after_its_share_of_notebooks(monkeypatch):
 
 def test_the_grading_command_and_cluster_workers_leave_torch_to_the_judges():
     # Each client import of torch costs seconds of CPU while the judges start.
-    code = ("import sys, grader.cli, grader._parallel, grader._judge_server\n"
+    code = ("import sys, grader.cli, grader.batch._parallel, grader.judge._judge_server\n"
             "print(sorted(m for m in ('torch', 'pytest', 'hypothesis') if m in sys.modules))")
     imported = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                               text=True, check=True).stdout.strip()

@@ -3,8 +3,9 @@
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from grader.checks._local import LocalFunction
+
 from .._errors import StudentError, StudentRaised
-from .._local import LocalFunction
 
 __all__ = [
     "RAISED_LIKE_TORCH", "Mismatch", "public_check", "registered", "result_unless_torch_raises",

@@ -61,11 +61,11 @@ class _Vetted:
             raise Mismatch(self.problems[name])
         if self._student is None:
             if self._local:
-                from grader._local import LocalStudent
+                from grader.checks._local import LocalStudent
 
                 self._student = LocalStudent.from_source("\n\n".join(self._cells))
             else:
-                from grader._remote import RemoteStudent
+                from grader.judge._remote import RemoteStudent
 
                 self._student = self._remote = RemoteStudent(self._cells)
                 self._remote.start()

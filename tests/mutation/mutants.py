@@ -24,14 +24,14 @@ class Mutant:
 MUTANTS = [
     Mutant(
         "the student's process is not confined at all",
-        "grader/_sandbox.py",
+        "grader/student/_sandbox.py",
         (("    libc, unconfined = _libc(), unconfined_allowed()  # read before the scrub below\n",
           "    return  # MUTANT\n"),),
         ("tests/test_limits.py::test_the_students_process_is_confined",),  # reads only: safe
     ),
     Mutant(
         "no network namespace",
-        "grader/_namespaces.py",
+        "grader/student/_namespaces.py",
         (("    flags = NEWNS | NEWNET | NEWIPC | NEWPID | NEWUTS",
           "    flags = NEWNS | NEWIPC | NEWPID | NEWUTS  # MUTANT"),),
         ("tests/test_escape.py::"
@@ -39,7 +39,7 @@ MUTANTS = [
     ),
     Mutant(
         "the student's root holds the whole course, nothing covered",
-        "grader/_namespaces.py",
+        "grader/student/_namespaces.py",
         (('    paths.append(str(package_root / "grader" / "givens"))',
           "    paths.append(str(package_root))  # MUTANT"),
          ('    if os.path.isdir(root + path):\n        _mount(libc, "tmpfs"',
@@ -58,7 +58,7 @@ MUTANTS = [
     ),
     Mutant(
         "the judge runs the student's notebook in an nbgrader kernel first",
-        "grader/_nbgrader.py",
+        "grader/bridge/_nbgrader.py",
         (('        assignment = resources["nbgrader"]["assignment"]\n'
           '        verdict = stored_verdict(',
           '        assignment = resources["nbgrader"]["assignment"]\n'
@@ -69,7 +69,7 @@ MUTANTS = [
     ),
     Mutant(
         "a failed check is dropped from the verdict",
-        "grader/_judge.py",
+        "grader/judge/_judge.py",
         (('            if name is None or entry.pop("skipped", False):',
           '            if name is None or entry.pop("skipped", False) or not entry["passed"]:'),),
         ("tests/test_hostile.py::test_every_attack_gets_exactly_its_deserved_score",),

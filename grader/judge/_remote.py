@@ -15,9 +15,7 @@ import signal
 import tempfile
 import time
 
-from . import _sandbox, _wire
-from ._describe import describe_call
-from ._errors import (
+from grader._errors import (
     MissingDefinition,
     StudentCrashed,
     StudentError,
@@ -25,8 +23,10 @@ from ._errors import (
     StudentTimeout,
     UngradableResult,
 )
-from ._harness import harness_source
-from ._zygote import zygote
+from grader.judge._describe import describe_call
+from grader.student import _sandbox, _wire
+from grader.student._harness import harness_source
+from grader.student._zygote import zygote
 
 __all__ = ["RemoteStudent", "configured_student", "CELL_OUTPUT_LIMIT", "NOTEBOOK_OUTPUT_LIMIT"]
 
@@ -108,15 +108,17 @@ class _Channel:
         self._pidfd = -1
 
 
+_GRADER = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # grader/
+
+
 def _hidden_paths() -> tuple[str, ...]:
     """Covered in the student's root, should a visible path ever hold them."""
-    return _instructor_dir(), os.path.join(os.path.dirname(os.path.abspath(__file__)), "hidden")
+    return _instructor_dir(), os.path.join(_GRADER, "hidden")
 
 
 def _instructor_dir() -> str:
     """Submissions and gradebook: hidden from every student's process."""
-    default = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                           "instructor")
+    default = os.path.join(os.path.dirname(_GRADER), "instructor")
     return os.path.abspath(os.environ.get("TENSOR_ANATOMY_INSTRUCTOR_DIR", default))
 
 

@@ -28,8 +28,8 @@ import signal
 import sys
 from pathlib import Path
 
-from ._libc import check as _check
-from ._libc import libc as _libc
+from grader.student._libc import check as _check
+from grader.student._libc import libc as _libc
 
 __all__ = ["NamespacesUnavailable", "enter", "probe", "visible_paths", "STUDENT_ID", "NOBODY"]
 

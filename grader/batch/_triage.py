@@ -11,7 +11,7 @@ import html
 import json
 from pathlib import Path
 
-from . import _notebook
+from grader import _notebook
 
 __all__ = ["triage", "write_problem_feedback"]
 

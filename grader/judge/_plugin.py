@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, Phase, settings
 
-from . import _notebook
+from grader import _notebook
 
 STUDENT = pytest.StashKey()  # the session's RemoteStudent, shared with the judge
 
@@ -53,10 +53,10 @@ def student(request):
         pytest.skip("hidden checks need --student-code")
     cells = _notebook.code_cells(_notebook.load(Path(path)))
     if request.config.getoption("--student-local"):
-        from ._local import LocalStudent
+        from grader.checks._local import LocalStudent
 
         return LocalStudent.from_source("\n\n".join(cells))
-    from ._remote import configured_student
+    from grader.judge._remote import configured_student
 
     # The judge may have launched the worker already (it imports torch meanwhile).
     remote = request.config.stash.get(STUDENT, None) or configured_student(cells)

@@ -14,10 +14,11 @@ import itertools
 import os
 from pathlib import Path
 
-from . import _notebook, _verdicts
-from ._judge_server import judge
-from ._progress import ProgressLine
-from ._structure import restore_structure
+from grader import _notebook
+from grader.batch import _verdicts
+from grader.batch._progress import ProgressLine
+from grader.bridge._structure import restore_structure
+from grader.judge._judge_server import judge
 
 __all__ = ["judge_batch"]
 

@@ -16,11 +16,11 @@ from nbconvert.preprocessors import Preprocessor
 from nbformat import v4
 from traitlets import Bool, Float
 
-from . import _notebook
-from ._course import Course
-from ._judge_server import judge
-from ._structure import restore_structure
-from ._verdicts import stored_verdict
+from grader import _notebook
+from grader._course import Course
+from grader.batch._verdicts import stored_verdict
+from grader.bridge._structure import restore_structure
+from grader.judge._judge_server import judge
 
 __all__ = ["FeedbackExporter", "JudgeHiddenChecks", "RestoreStructure", "autograde_pipeline",
            "feedback_pipeline", "missing_verdicts", "report_lines", "sanitize_pipeline", "score"]

@@ -42,7 +42,7 @@ import pytest
 import torch
 from hypothesis import Phase, settings
 
-from ._errors import StudentRaised
+from grader._errors import StudentRaised
 
 __all__ = ["ExampleReplay", "unfinished"]
 

@@ -20,11 +20,11 @@ import uuid
 from importlib import metadata
 from pathlib import Path
 
-from . import _notebook
+from grader import _notebook
 
 __all__ = ["verdict_key", "stored_verdict", "store_verdict"]
 
-_GRADER = Path(__file__).parent
+_GRADER = Path(__file__).parents[1]
 
 
 def _sources(assignment: str) -> list[Path]:

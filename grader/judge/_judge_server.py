@@ -34,7 +34,7 @@ import threading
 import time
 from pathlib import Path
 
-from . import _sandbox
+from grader.student import _sandbox
 
 __all__ = ["close_idle", "judge", "serve"]
 
@@ -61,7 +61,7 @@ class _WarmJudge:
     def __init__(self, configuration: tuple[dict[str, str], str | None]):
         environment, folder = configuration
         self.proc = _sandbox.start_tied(
-            [sys.executable, "-m", "grader._judge", "--serve"], stdin=subprocess.PIPE,
+            [sys.executable, "-m", "grader.judge._judge", "--serve"], stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=environment, cwd=folder)
         self.served, self.owner = 0, threading.get_ident()
         self.key = _key(configuration)  # served only requests made under this configuration
@@ -155,7 +155,7 @@ def serve(run_judge) -> int:
     os.dup2(2, 1)  # whatever pytest prints cannot garble the answers
     import hypothesis  # noqa: F401 - imported now, so that freeze() below covers it
 
-    from . import _zygote  # torch: the judge's import, not its clients'
+    from grader.student import _zygote
 
     # Forked now, before any notebook: the zygote starts with torch imported.
     _zygote.fork_zygote_here()

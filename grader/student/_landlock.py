@@ -12,8 +12,8 @@ import ctypes
 import os
 import struct
 
-from ._libc import check as _check
-from ._libc import libc as _libc
+from grader.student._libc import check as _check
+from grader.student._libc import libc as _libc
 
 __all__ = ["abi_version", "restrict"]
 

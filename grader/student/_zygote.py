@@ -7,7 +7,7 @@ judge forks its zygote from itself before its first notebook, so torch is
 imported once per judge (``fork_zygote_here``): the zygote holds the
 judge's modules but no notebook, verdict or hidden check. Anywhere else the
 zygote is a fresh interpreter that imports torch and nothing of the grading
-(``python -m grader._zygote``). For each student it
+(``python -m grader.student._zygote``). For each student it
 forks a child, which confines itself exactly as a freshly started worker did
 (``_sandbox.confine``) and then serves the notebook (``_worker.serve``). The
 zygote never runs student code, so every child starts from the same clean
@@ -29,7 +29,7 @@ import subprocess
 import sys
 import threading
 
-from . import _sandbox, _worker
+from grader.student import _sandbox, _worker
 
 __all__ = ["Zygote", "zygote"]
 
@@ -67,7 +67,7 @@ class Zygote:
             return
         env = _sandbox.judge_environment(OMP_NUM_THREADS="1", MPLBACKEND="Agg")
         self.proc = _sandbox.start_tied(
-            [sys.executable, "-m", "grader._zygote", str(theirs.fileno())],
+            [sys.executable, "-m", "grader.student._zygote", str(theirs.fileno())],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             pass_fds=(theirs.fileno(),), env=env, start_new_session=True)
         theirs.close()

@@ -1,6 +1,6 @@
 """The judge: run one assignment's hidden checks against one notebook.
 
-``python -m grader._judge NOTEBOOK --assignment A --out verdict.json`` runs
+``python -m grader.judge._judge NOTEBOOK --assignment A --out verdict.json`` runs
 ``grader/hidden/test_A.py`` under pytest with the ``student`` fixture pointing
 at a separate worker process, and writes a JSON verdict per exercise:
 how many of its checks passed, and for each failure a description and the
@@ -17,15 +17,17 @@ from pathlib import Path
 
 import pytest
 
-from . import _judge_server, _notebook, _sandbox
-from ._errors import StudentError
-from ._plugin import STUDENT
-from ._remote import configured_student
-from ._replay import ExampleReplay, unfinished
+from grader import _notebook
+from grader._errors import StudentError
+from grader.judge import _judge_server
+from grader.judge._plugin import STUDENT
+from grader.judge._remote import configured_student
+from grader.judge._replay import ExampleReplay, unfinished
+from grader.student import _sandbox
 
 __all__ = ["hidden_checks_path", "run_judge", "judge_in_subprocess"]
 
-HIDDEN = Path(__file__).parent / "hidden"
+HIDDEN = Path(__file__).parents[1] / "hidden"
 _DETAIL_LIMIT = 600
 _REPLAY = ExampleReplay()  # a warm judge's recorded examples, notebook after notebook
 
@@ -129,7 +131,7 @@ def run_judge(notebook: Path, assignment: str, checks: Path | None = None) -> di
     student.spawn()
     collector = _Collector(student)
     args = [
-        str(path), "-p", "grader._plugin", "--student-code", str(notebook),
+        str(path), "-p", "grader.judge._plugin", "--student-code", str(notebook),
         "-q", "--tb=no", "--noconftest", "-p", "no:cacheprovider", "-o", "addopts=",
         # Their one gc.collect() per run walks torch's whole heap (about 0.4 s).
         "-p", "no:unraisableexception", "-p", "no:threadexception",

@@ -25,9 +25,9 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import _landlock, _namespaces, _syscalls
-from ._libc import check as _check
-from ._libc import libc as _libc
+from grader.student import _landlock, _namespaces, _syscalls
+from grader.student._libc import check as _check
+from grader.student._libc import libc as _libc
 
 __all__ = ["Limits", "DEFAULT_LIMITS", "UNCONFINED_VARIABLE", "confine", "die_with",
            "judge_environment", "protect_judge", "require", "start_tied", "support",
@@ -37,7 +37,7 @@ _PR_SET_PDEATHSIG, _PR_SET_DUMPABLE, _PR_CAPBSET_DROP = 1, 4, 24
 _PR_SET_NO_NEW_PRIVS, _PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL = 38, 47, 4
 _CAPABILITY_VERSION_3, _NR_CAPSET = 0x20080522, {"x86_64": 126, "aarch64": 91}
 UNCONFINED_VARIABLE = "TENSOR_ANATOMY_ALLOW_UNCONFINED"
-_PACKAGE_ROOT = Path(__file__).resolve().parent.parent
+_PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 # What the student's process keeps of the grader's environment; the rest (a
 # database URL with its password, tokens, paths) never crosses.
 _KEPT_VARIABLES = ("LANG", "LC_ALL", "CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES",

@@ -13,8 +13,8 @@ import sys
 import time
 from pathlib import Path
 
-from ._course import Course
-from ._progress import ProgressLine
+from grader._course import Course
+from grader.batch._progress import ProgressLine
 
 __all__ = ["NbgraderSteps", "with_scripts_on_path"]
 

@@ -9,8 +9,8 @@ import copy
 import json
 import sys
 
-from . import _gradebook
-from ._course import Course
+from grader._course import Course
+from grader.batch import _gradebook
 
 __all__ = ["demo", "synthetic_submission"]
 
