@@ -141,6 +141,10 @@ def _grade(course: Course, assignments: list[str], jobs: int | None,
         steps().report(assignment, len(students))
         failed.extend(_verify_and_summarize(course, assignment, problems[assignment]))
 
+    if jobs != 1 or scheduler:
+        # Imported before the nbgrader lane starts: while one thread imports distributed,
+        # another thread importing it sees it half-initialised (ImportError, a flaky run).
+        import distributed  # noqa: F401
     # nbgrader's steps, one core's work, in a thread of their own: each notebook
     # as soon as it is judged, while the cluster judges the rest.
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="nbgrader") as lane:
