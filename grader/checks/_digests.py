@@ -14,7 +14,7 @@ import hashlib
 import json
 from pathlib import Path
 
-__all__ = ["DIGESTS_FILE", "digest", "factory_items", "is_right", "matches"]
+__all__ = ["DIGESTS_FILE", "digest", "factory_items", "finite_exercises", "is_right", "matches"]
 
 DIGESTS_FILE = Path(__file__).with_name("answer_digests.json")
 
@@ -47,3 +47,8 @@ def is_right(exercise: str, item: str, answer: str, truth: str | None) -> bool:
 def factory_items(expression: str) -> tuple[str, str]:
     """The two items of a ``factory_results`` expression: its dtype and its shape."""
     return f"{expression} | dtype", f"{expression} | shape"
+
+
+def finite_exercises() -> set[str]:
+    """The exercises with a finite answer: those the digests were written for."""
+    return set(_table()["digests"])

@@ -19,6 +19,7 @@ from grader.checks import storage_strides as ch
 from grader.checks._finite_answers import torch_view_or_copy
 from grader.checks._registry import registered
 from grader.givens.storage_strides import OPERATIONS
+from grader.judge._plugin import exercises_checked_by_examples
 
 # Each call of a student's function may be a round trip to another process:
 # examples per test keep the whole file near 1,200 calls for a right answer.
@@ -69,21 +70,8 @@ def _windows(draw, tensors, sizes=None, steps=None):
 # --- all but view_or_copy: the examples that check() tries ---------------------------
 
 
-def _exercise_params(names):
-    return [pytest.param(name, id=name, marks=pytest.mark.exercise(name)) for name in names]
 
-
-# view_or_copy's examples are its per-operation tests below.
-_WITH_EXAMPLES = [
-    "contiguous_strides",
-    "storage_position",
-    "diagonal_view",
-    "sliding_windows",
-    "can_view",
-]
-
-
-@pytest.mark.parametrize("name", _exercise_params(_WITH_EXAMPLES))
+@pytest.mark.parametrize("name", exercises_checked_by_examples(__file__))
 def test_examples_from_check(name, student):
     """agrees with torch on every example that check() tries"""
     entry = registered()[name]

@@ -21,6 +21,7 @@ from grader.checks import creating_tensors as ch
 from grader.checks._finite_answers import torch_factory_result
 from grader.checks._registry import registered
 from grader.givens.creating_tensors import EXPRESSIONS
+from grader.judge._plugin import exercises_checked_by_examples
 
 # Each call of a student's function may be a round trip to another process:
 # examples per test keep the whole file near 800 calls for a right answer.
@@ -30,15 +31,9 @@ FEW, SOME = 30, 40
 # --- all but factory_results: the examples that check() tries --------------------------
 
 
-def _exercise_params(names):
-    return [pytest.param(name, id=name, marks=pytest.mark.exercise(name)) for name in names]
-
 
 # factory_results' examples are its per-expression tests below.
-_WITH_EXAMPLES = ["infer_dtype", "share_or_copy", "seeded_init", "coo_to_dense"]
-
-
-@pytest.mark.parametrize("name", _exercise_params(_WITH_EXAMPLES))
+@pytest.mark.parametrize("name", exercises_checked_by_examples(__file__))
 def test_examples_from_check(name, student):
     """agrees with torch on every example that check() tries"""
     entry = registered()[name]

@@ -34,6 +34,7 @@ from grader.givens._puzzle_rules import (
     violations,
 )
 from grader.givens.shape_ops_broadcasting import RULES
+from grader.judge._plugin import exercises_checked_by_examples
 
 # Each call of a student's function is a round trip to another process:
 # examples per test keep the whole file near 1,000 calls for a right answer.
@@ -104,12 +105,8 @@ puzzle_last_tokens = _puzzle("last_tokens")
 # --- every exercise: the examples that check() tries ---------------------------------
 
 
-def _exercise_params(names):
-    return [pytest.param(name, id=name, marks=pytest.mark.exercise(name)) for name in names]
 
-
-@pytest.mark.parametrize("name", _exercise_params(
-    ["broadcast_shape", "source_index", "unbroadcast", *RULES, "add_at_"]))
+@pytest.mark.parametrize("name", exercises_checked_by_examples(__file__))
 def test_examples_from_check(name, request, student):
     """agrees with torch on every example that check() tries"""
     if name in RULES:

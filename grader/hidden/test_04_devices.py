@@ -31,6 +31,7 @@ from grader.checks._devices_examples import (
     unpack_examples,
 )
 from grader.checks._registry import registered
+from grader.judge._plugin import exercises_checked_by_examples
 
 # Each call of a student's function may be a round trip to another process:
 # examples per test keep the whole file near 800 calls for a right answer.
@@ -49,12 +50,8 @@ def _cuda_or_skip():
         pytest.skip(str(why))
 
 
-def _exercise_params(names):
-    return [pytest.param(name, id=name, marks=pytest.mark.exercise(name)) for name in names]
 
-
-@pytest.mark.parametrize("name", _exercise_params(
-    ["to_device", "causal_mask", "time_device_work", "pack", "unpack"]))
+@pytest.mark.parametrize("name", exercises_checked_by_examples(__file__))
 def test_examples_from_check(name, student):
     """agrees with torch on every example that check() tries"""
     entry = registered()[name]

@@ -21,16 +21,13 @@ from hypothesis import given, settings
 from grader.checks import _autograd_strategies as cs
 from grader.checks import autograd as ch
 from grader.checks._registry import registered
+from grader.judge._plugin import exercises_checked_by_examples
 
 # Each call of a student's function is a round trip to another process:
 # examples per test keep the whole file near 800 calls for a right answer.
 FEW, SOME = 25, 35
 
-_NAMES = ["graph_summary", "logsumexp", "accumulated_grad", "running_mean_losses", "train_only"]
-
-
-@pytest.mark.parametrize(
-    "name", [pytest.param(n, id=n, marks=pytest.mark.exercise(n)) for n in _NAMES])
+@pytest.mark.parametrize("name", exercises_checked_by_examples(__file__))
 def test_examples_from_check(name, student):
     """agrees with torch on every example that check() tries"""
     entry = registered()[name]

@@ -21,17 +21,13 @@ from grader.checks import pitfalls as ch
 from grader.checks._finite_answers import verdict
 from grader.checks._registry import registered
 from grader.givens.pitfalls import GROUPS
+from grader.judge._plugin import exercises_checked_by_examples
 
 # Each call of a student's function may be a round trip to another process:
 # examples per test keep the whole file near 550 calls for a right answer.
 FEW, SOME = 25, 40
 
-_WITH_EXAMPLES = ["flatten_scores", "masked_mean", "linear_on_pixels", "swish_grads",
-                  "train_epoch", "bce_loss"]
-
-
-@pytest.mark.parametrize("name", [pytest.param(name, id=name, marks=pytest.mark.exercise(name))
-                                  for name in _WITH_EXAMPLES])
+@pytest.mark.parametrize("name", exercises_checked_by_examples(__file__))
 def test_examples_from_check(name, student):
     """agrees with torch on every example that check() tries"""
     entry = registered()[name]

@@ -12,6 +12,8 @@ import pytest
 from hypothesis import HealthCheck, Phase, settings
 
 from grader import _notebook
+from grader.checks._digests import finite_exercises
+from grader.checks._registry import registered
 
 STUDENT = pytest.StashKey()  # the session's RemoteStudent, shared with the judge
 
@@ -64,3 +66,17 @@ def student(request):
     request.addfinalizer(remote.close)
     remote.start()
     return remote
+
+
+def exercises_checked_by_examples(hidden_file: str) -> list:
+    """One pytest param per exercise of this hidden file's chapter whose public examples
+    also count, marked with its exercise: every exercise with a public check, but those
+    with a finite answer (judged item by item, against torch's own answers).
+
+    Derived from the check registry, so a new exercise's examples count without a list
+    to keep: ``test_<nn>_<chapter>.py`` names the chapter whose checks it imported.
+    """
+    chapter = Path(hidden_file).stem.split("_", 2)[2]
+    names = [name for name, entry in registered().items()
+             if entry.chapter == chapter and name not in finite_exercises()]
+    return [pytest.param(name, id=name, marks=pytest.mark.exercise(name)) for name in names]
