@@ -25,7 +25,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from grader import _notebook
+from grader import _authoring, _notebook
 from grader.batch import _gradebook, _triage
 from grader.batch._parallel import judge_batch
 from grader.batch._report import plot_scores
@@ -54,6 +54,9 @@ def release(course: Course, names: list[str] | None = None) -> int:
 
     _finite_answers.write()
     print("wrote grader/checks/answer_digests.json", flush=True)
+    for name in names or course.assignments():
+        if _authoring.refresh(course.source_notebook(name)):
+            print(f"{name}: its intro table and headings now follow its test cells' points")
     codes = [_run_nbgrader(course, "generate_assignment", name, "--force", "--no-db")
              for name in names or course.assignments()]
     return int(any(codes))
