@@ -7,6 +7,7 @@ never committed: ``instructor/`` by default, or ``$TENSOR_ANATOMY_INSTRUCTOR_DIR
 """
 
 import os
+import sys
 from pathlib import Path
 
 from grader.bridge._nbgrader import (
@@ -18,8 +19,15 @@ from grader.bridge._nbgrader import (
 
 c = get_config()  # noqa: F821 - provided by nbgrader when it loads this file
 
+# nbgrader runs `alembic` by name when it creates a gradebook: a stock `nbgrader`
+# command run as .venv/bin/nbgrader, without the venv activated, must find it too
+# (or `generate_assignment --force` deletes exercises/<assignment> and then fails).
+os.environ["PATH"] = os.pathsep.join([os.path.dirname(sys.executable),
+                                      os.environ.get("PATH", "")])
+
 HERE = Path(__file__).resolve().parent
 INSTRUCTOR = Path(os.environ.get("TENSOR_ANATOMY_INSTRUCTOR_DIR", HERE / "instructor")).resolve()
+INSTRUCTOR.mkdir(parents=True, exist_ok=True)  # a stock nbgrader command opens the gradebook here
 
 c.CourseDirectory.course_id = "tensor-anatomy"
 c.CourseDirectory.root = str(HERE)

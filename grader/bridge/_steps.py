@@ -9,6 +9,7 @@ keeps every step's log under ``instructor/logs/``.
 """
 
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -16,7 +17,7 @@ from pathlib import Path
 from grader._course import Course
 from grader.batch._progress import ProgressLine
 
-__all__ = ["NbgraderSteps", "with_scripts_on_path"]
+__all__ = ["NbgraderSteps", "advice", "reason", "with_scripts_on_path"]
 
 STEPS = ("autograde", "generate_feedback")  # per student, in this order
 
@@ -132,10 +133,35 @@ class NbgraderSteps:
         with open(self.logs / f"{name}.log", "a", encoding="utf-8") as log:
             log.write(f"--- {student}\n{text}\n" if student else text)
         if not result.get("success"):
-            tail = "\n".join(text.splitlines()[-12:])
-            print(f"nbgrader {name} failed{' for ' + student if student else ''}:\n{tail}",
-                  file=sys.stderr, flush=True)
+            who = f" for {student}" if student else ""
+            print(f"nbgrader {name} failed{who}: {reason(text)}\n  (whole log: "
+                  f"{self.logs / name}.log){advice(text, name)}", file=sys.stderr, flush=True)
         return bool(result.get("success"))
+
+
+_RAISED = re.compile(r"^\s*(?:[\w.]+\.)?(\w+(?:Error|Exception)): (.+)$", re.M)
+_GENERIC = ("NbGraderException",)  # nbgrader's "see the above traceback": not the reason
+
+
+def reason(log: str) -> str:
+    """The error nbgrader's log names last, other than its own "see above" wrapper."""
+    raised = [(kind, message) for kind, message in _RAISED.findall(log) if kind not in _GENERIC]
+    if raised:
+        return f"{raised[-1][0]}: {raised[-1][1].strip()}"
+    lines = [line for line in log.splitlines() if line.strip()]
+    return lines[-1].strip() if lines else "no reason given"
+
+
+def advice(log: str, step: str) -> str:
+    """What to do next, where the reason is one an instructor meets after a change."""
+    if "Cannot add or remove cells" in log:
+        assignment = step.removeprefix("generate_assignment-")
+        return ("\n  The assignment's cells changed after students' notebooks were graded. "
+                "To grade them again with the new cells (their submissions stay):\n"
+                f"    .venv/bin/nbgrader db assignment remove {assignment} --force\n"
+                f"    make grade ASSIGNMENT={assignment}\n"
+                "  (README: \"Changing an assignment after grading\")")
+    return ""
 
 
 def _create_tables(db_url: str) -> None:
