@@ -10,6 +10,7 @@ import os
 import sys
 from pathlib import Path
 
+from grader._course import Course
 from grader.bridge._nbgrader import (
     FeedbackExporter,
     autograde_pipeline,
@@ -26,7 +27,8 @@ os.environ["PATH"] = os.pathsep.join([os.path.dirname(sys.executable),
                                       os.environ.get("PATH", "")])
 
 HERE = Path(__file__).resolve().parent
-INSTRUCTOR = Path(os.environ.get("TENSOR_ANATOMY_INSTRUCTOR_DIR", HERE / "instructor")).resolve()
+COURSE = Course(HERE)  # the one reader of the instructor folder and gradebook settings
+INSTRUCTOR = COURSE.instructor
 INSTRUCTOR.mkdir(parents=True, exist_ok=True)  # a stock nbgrader command opens the gradebook here
 
 c.CourseDirectory.course_id = "tensor-anatomy"
@@ -37,8 +39,7 @@ c.CourseDirectory.release_directory = "exercises"
 c.CourseDirectory.submitted_directory = str(INSTRUCTOR / "submitted")
 c.CourseDirectory.autograded_directory = str(INSTRUCTOR / "autograded")
 c.CourseDirectory.feedback_directory = str(INSTRUCTOR / "feedback")
-c.CourseDirectory.db_url = os.environ.get(  # PostgreSQL for concurrent graders
-    "TENSOR_ANATOMY_DB_URL", f"sqlite:///{INSTRUCTOR / 'gradebook.db'}")
+c.CourseDirectory.db_url = COURSE.db_url  # or PostgreSQL, for concurrent graders
 
 # Student code runs only in the judge's sandboxed worker (grader/judge/_judge.py),
 # never in a kernel: our preprocessor takes the place of nbgrader's Execute.

@@ -37,10 +37,10 @@ RIGHT = "def double(x):\n    return x * 2\n"
 # What the student's process runs on: in its memory because it was forked from
 # the judge's zygote, and not importable from any file it can read.
 MACHINERY = {
-    "grader", "grader._errors", "grader._notebook", "grader.checks", "grader.checks._local",
-    "grader.checks._registry", "grader.judge", "grader.judge._describe", "grader.judge._judge",
-    "grader.judge._judge_server", "grader.judge._plugin", "grader.judge._remote",
-    "grader.judge._replay", "grader.student", "grader.student._harness",
+    "grader", "grader._course", "grader._errors", "grader._notebook", "grader.checks",
+    "grader.checks._local", "grader.checks._registry", "grader.judge", "grader.judge._describe",
+    "grader.judge._judge", "grader.judge._judge_server", "grader.judge._plugin",
+    "grader.judge._remote", "grader.judge._replay", "grader.student", "grader.student._harness",
     "grader.student._landlock", "grader.student._libc", "grader.student._namespaces",
     "grader.student._sandbox", "grader.student._syscalls", "grader.student._wire",
     "grader.student._worker", "grader.student._zygote",

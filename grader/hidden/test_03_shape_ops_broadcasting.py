@@ -66,9 +66,10 @@ class _Vetted:
 
                 self._student = LocalStudent.from_source("\n\n".join(self._cells))
             else:
-                from grader.judge._remote import RemoteStudent
+                from grader.judge._remote import configured_student
 
-                self._student = self._remote = RemoteStudent(self._cells)
+                # The instructor's time limits, as for every other call of the notebook.
+                self._student = self._remote = configured_student(self._cells)
                 self._remote.start()
         return getattr(self._student, name)
 

@@ -12,7 +12,6 @@ import pytest
 from hypothesis import HealthCheck, Phase, settings
 
 from grader import _notebook
-from grader.checks._digests import finite_exercises
 from grader.checks._registry import registered
 
 STUDENT = pytest.StashKey()  # the session's RemoteStudent, shared with the judge
@@ -76,6 +75,8 @@ def exercises_checked_by_examples(hidden_file: str) -> list:
     Derived from the check registry, so a new exercise's examples count without a list
     to keep: ``test_<nn>_<chapter>.py`` names the chapter whose checks it imported.
     """
+    from grader.checks._digests import finite_exercises  # not in the zygote's memory
+
     chapter = Path(hidden_file).stem.split("_", 2)[2]
     names = [name for name, entry in registered().items()
              if entry.chapter == chapter and name not in finite_exercises()]

@@ -14,7 +14,9 @@ import shutil
 import signal
 import tempfile
 import time
+from pathlib import Path
 
+from grader._course import Course
 from grader._errors import (
     MissingDefinition,
     StudentCrashed,
@@ -108,18 +110,13 @@ class _Channel:
         self._pidfd = -1
 
 
-_GRADER = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # grader/
+_COURSE = Course(Path(__file__).resolve().parents[2])  # the checkout this grader is in
 
 
 def _hidden_paths() -> tuple[str, ...]:
-    """Covered in the student's root, should a visible path ever hold them."""
-    return _instructor_dir(), os.path.join(_GRADER, "hidden")
-
-
-def _instructor_dir() -> str:
-    """Submissions and gradebook: hidden from every student's process."""
-    default = os.path.join(os.path.dirname(_GRADER), "instructor")
-    return os.path.abspath(os.environ.get("TENSOR_ANATOMY_INSTRUCTOR_DIR", default))
+    """Covered in the student's root, should a visible path ever hold them: the instructor
+    folder (submissions, gradebook) and the hidden checks."""
+    return str(_COURSE.instructor), str(_COURSE.root / "grader" / "hidden")
 
 
 def _remaining(deadline: float) -> float:
