@@ -13,8 +13,8 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from anatomy_widgets import (
-    Broadcast,
+from anatomy_widgets import Broadcast
+from anatomy_widgets._broadcast import (
     BroadcastError,
     align,
     broadcast_shapes,

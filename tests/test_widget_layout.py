@@ -18,25 +18,25 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from nbconvert import HTMLExporter
 
-from anatomy_widgets import (
-    PRESETS,
+from anatomy_widgets import MemoryLayout
+from anatomy_widgets._layout import (
     Layout,
-    MemoryLayout,
     address_formula,
     bounds_error,
     contiguous_strides,
     distinct_positions,
     is_contiguous,
     layout_of,
+    overlap_from_strides,
     overlap_kind,
     overlapping_elements,
-    shares_storage,
     shown_indices,
     storage_position,
     storage_positions,
     storage_slots,
 )
-from anatomy_widgets._layout import overlap_from_strides
+from anatomy_widgets._memory_text import PRESETS
+from anatomy_widgets._memory_widget import shares_storage
 from grader._strategies import indices, layouts, shapes, storage_extent, strided_specs
 
 ROOT = Path(__file__).resolve().parents[1]
