@@ -7,7 +7,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 ASSIGNMENT ?=
 
-.PHONY: setup lab test lint mutants bench release grade demo validate clean-instructor
+.PHONY: setup lab test lint mutants bench release grade demo validate new-exercise clean-instructor
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -53,6 +53,12 @@ demo: setup
 # make validate NB=exercises/01_storage_strides/01_storage_strides.ipynb
 validate: setup
 	$(PY) -m grader.cli validate $(NB)
+
+# make new-exercise ASSIGNMENT=01_storage_strides NAME=my_function [POINTS=3]: the stubs of a
+# new exercise in its four files, and what to fill in (README, "Adding an exercise").
+new-exercise: setup
+	$(if $(and $(ASSIGNMENT),$(NAME)),,$(error usage: make new-exercise ASSIGNMENT=01_storage_strides NAME=my_function [POINTS=2]))
+	$(PY) -m grader.cli new-exercise $(ASSIGNMENT) $(NAME) $(if $(POINTS),--points $(POINTS))
 
 clean-instructor:
 	rm -rf instructor

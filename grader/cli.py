@@ -9,6 +9,8 @@
     validate NB        run the hidden checks on one notebook, as grading would;
                        exit 0 only if every check passes (1: some fail,
                        2: the notebook could not be graded)
+    new-exercise A N   write the stubs of a new exercise N of assignment A (its cells,
+                       public check, hidden checks, wrong answers) and say what to fill in
 """
 
 import argparse
@@ -276,6 +278,10 @@ def main(argv=None) -> int:
     demo_cmd = sub.add_parser("demo", help="grade three synthetic students")
     validate_cmd = sub.add_parser("validate", help="run the hidden checks on one notebook")
     validate_cmd.add_argument("notebook", type=Path)
+    new_cmd = sub.add_parser("new-exercise", help="write the stubs of a new exercise")
+    new_cmd.add_argument("assignment", help="e.g. 01_storage_strides")
+    new_cmd.add_argument("name", help="the exercise's name: the student's function's name")
+    new_cmd.add_argument("--points", type=int, default=2, help="its points (default: 2)")
     for command in (grade_cmd, demo_cmd, validate_cmd):
         command.add_argument("--allow-unconfined", action="store_true",
                              help="grade even where the kernel refuses the sandbox's namespaces "
@@ -284,6 +290,10 @@ def main(argv=None) -> int:
     course = Course.find()
     if options.command == "release":
         return release(course, options.assignments)
+    if options.command == "new-exercise":
+        from grader import scaffold
+
+        return scaffold.main(course, options.assignment, options.name, options.points)
     if not _sandbox_ready(options.allow_unconfined):
         return 2
     if options.command == "validate":
