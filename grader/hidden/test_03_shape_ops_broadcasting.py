@@ -16,14 +16,12 @@ first positional parameter for ``self`` and looks up attributes on it (a mock
 marker, ``execute_example``...), which must never reach the student.
 """
 
-from pathlib import Path
 
 import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader import _notebook
 from grader import _strategies as gs
 from grader.checks import _shape_ops_broadcasting_strategies as cs
 from grader.checks import shape_ops_broadcasting as ch
@@ -34,7 +32,7 @@ from grader.givens._puzzle_rules import (
     violations,
 )
 from grader.givens.shape_ops_broadcasting import RULES
-from grader.judge._plugin import exercises_checked_by_examples
+from grader.judge._plugin import exercises_checked_by_examples, student_code_cells
 
 # Each call of a student's function is a round trip to another process:
 # examples per test keep the whole file near 1,000 calls for a right answer.
@@ -80,11 +78,8 @@ class _Vetted:
 
 @pytest.fixture(scope="session")
 def vetted(request):
-    path = request.config.getoption("--student-code")
-    if not path:
-        pytest.skip("hidden checks need --student-code")
-    cells = _notebook.code_cells(_notebook.load(Path(path)))
-    puzzles = _Vetted(cells, bool(request.config.getoption("--student-local")))
+    puzzles = _Vetted(student_code_cells(request),
+                      bool(request.config.getoption("--student-local")))
     request.addfinalizer(puzzles.close)
     return puzzles
 

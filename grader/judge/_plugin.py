@@ -47,12 +47,17 @@ def pytest_configure(config):
     settings.load_profile("grading")
 
 
-@pytest.fixture(scope="session")
-def student(request):
+def student_code_cells(request) -> list[str]:
+    """The code cells of the notebook under ``--student-code`` (the test skips without one)."""
     path = request.config.getoption("--student-code")
     if not path:
         pytest.skip("hidden checks need --student-code")
-    cells = _notebook.code_cells(_notebook.load(Path(path)))
+    return _notebook.code_cells(_notebook.load(Path(path)))
+
+
+@pytest.fixture(scope="session")
+def student(request):
+    cells = student_code_cells(request)
     if request.config.getoption("--student-local"):
         from grader.checks._local import LocalStudent
 
