@@ -14,7 +14,7 @@
    run (the summary counts them as ``CPU-path-only``). ``--any-torch`` skips the
    version-stamp cell, for a machine whose torch is not the verified one.
 2. Runs the hidden checks of ``04_devices`` on the solution notebook through the real
-   judge (``grader.judge._judge.judge_in_subprocess``). If the judge cannot start here (its
+   judge (``grader.judge._judge_server.judge``). If the judge cannot start here (its
    sandbox), the run fails, unless ``--allow-local`` asks to run them in this process
    (``--student-local``) instead, which the last line then says. With CUDA
    present, the GPU-only checks (``test_cuda_*``) must run and pass; if the judge's
@@ -202,11 +202,11 @@ def local_verdict() -> dict:
 def judge_verdict(allow_local: bool) -> tuple[dict, str]:
     """The real judge's verdict. If the judge cannot start here, the local one only when
     asked for (``--allow-local``); otherwise no verdict, which fails the run."""
-    from grader.judge._judge import judge_in_subprocess
+    from grader.judge._judge_server import judge
 
     nb = json.loads(SOLUTION.read_text(encoding="utf-8"))
     try:
-        return judge_in_subprocess(nb, ASSIGNMENT, timeout=600), "judge"
+        return judge(nb, ASSIGNMENT, timeout=600), "judge"
     except (RuntimeError, subprocess.TimeoutExpired) as exc:
         print(f"The judge could not run here:\n{exc}")
         if not allow_local:

@@ -19,7 +19,7 @@ from conftest import COURSE, load_notebook
 from grader import _notebook
 from grader.batch._demo import synthetic_submission
 from grader.givens.shape_ops_broadcasting import RULES
-from grader.judge._judge import judge_in_subprocess
+from grader.judge._judge_server import judge
 
 KINDS = ["nan", "inf", "negative zero", "huge", "wrong dtype", "meta", "lying subclass"]
 
@@ -49,7 +49,7 @@ def scores() -> dict:
     """(assignment, kind) -> exercise -> (passed, total), all graded by the real judge."""
     runs = [(a, kind) for a in COURSE.assignments() for kind in KINDS]
     with ThreadPoolExecutor(max_workers=2) as pool:
-        verdicts = pool.map(lambda run: judge_in_subprocess(_adversarial(*run), run[0]), runs)
+        verdicts = pool.map(lambda run: judge(_adversarial(*run), run[0]), runs)
         return {run: {name: (r["passed"], r["total"]) for name, r in v["exercises"].items()}
                 for run, v in zip(runs, verdicts, strict=True)}
 

@@ -29,7 +29,7 @@ from escape.listeners import serve_forever
 from escape.users import reachable_by_others, unprivileged_user
 
 from grader.judge import _judge_server
-from grader.judge._judge import judge_in_subprocess
+from grader.judge._judge_server import judge
 
 ROOT = Path(__file__).resolve().parents[1]
 CHECKS = Path(__file__).parent / "hostile" / "checks_double.py"
@@ -111,7 +111,7 @@ def _grade_batch(host: dict, names, **environment) -> dict:
 
     def grade(cells):
         nb = {"cells": [{"cell_type": "code", "metadata": {}, "source": c} for c in cells]}
-        return judge_in_subprocess(nb, "escape", timeout=600, checks=CHECKS)
+        return judge(nb, "escape", timeout=600, checks=CHECKS)
 
     notebooks = {name: [RIGHT, attack_cell(name, host)] for name in names}
     notebooks["(probe)"] = [RIGHT, PROBE]

@@ -12,7 +12,7 @@ from conftest import COURSE, load_notebook
 
 from grader import _notebook
 from grader.batch._demo import synthetic_submission
-from grader.judge._judge import judge_in_subprocess
+from grader.judge._judge_server import judge
 
 
 def _complete(assignment: str) -> dict:
@@ -50,7 +50,7 @@ def _scores(verdict: dict, assignment: str) -> dict[str, tuple[int, int]]:
 
 
 def test_the_solution_scores_full(assignment):
-    verdict = judge_in_subprocess(_complete(assignment), assignment)
+    verdict = judge(_complete(assignment), assignment)
     failing = {n: [c for c in r["checks"] if not c["passed"]]
                for n, r in verdict["exercises"].items() if r["passed"] < r["total"]}
     assert not failing
@@ -62,13 +62,13 @@ def test_the_solution_scores_full(assignment):
 
 def test_the_released_stub_scores_zero(assignment):
     stub = load_notebook(COURSE.release_notebook(assignment))
-    scores = _scores(judge_in_subprocess(stub, assignment), assignment)
+    scores = _scores(judge(stub, assignment), assignment)
     assert all(passed == 0 for passed, _ in scores.values()), scores
 
 
 def test_plausible_wrong_answers_are_caught(assignment):
     wrong = _wrong_answers(assignment)
-    assert set(wrong) == set(_fractions(judge_in_subprocess(_complete(assignment), assignment)))
+    assert set(wrong) == set(_fractions(judge(_complete(assignment), assignment)))
     assert all(len(answers) >= 2 for answers in wrong.values())
     # Exercises are independent functions, so round k swaps in every
     # exercise's k-th wrong answer at once: one judge run per round, two at a time.
@@ -77,7 +77,7 @@ def test_plausible_wrong_answers_are_caught(assignment):
     complete = _complete(assignment)
     with ThreadPoolExecutor(max_workers=2) as pool:
         verdicts = list(pool.map(
-            lambda answers: judge_in_subprocess(_with_answers(complete, answers), assignment),
+            lambda answers: judge(_with_answers(complete, answers), assignment),
             rounds))
     for k, (answers, verdict) in enumerate(zip(rounds, verdicts, strict=True)):
         for name, (passed, total) in _scores(verdict, assignment).items():
@@ -117,7 +117,7 @@ def test_tampering_scores_the_same_as_the_blank_stub(assignment):
     nb = copy.deepcopy(stub)
     nb["cells"].append({"cell_type": "code", "metadata": {}, "source": tamper,
                         "outputs": [], "execution_count": None})
-    scores = _scores(judge_in_subprocess(nb, assignment), assignment)
+    scores = _scores(judge(nb, assignment), assignment)
     assert all(passed == 0 for passed, _ in scores.values()), scores
 
 
@@ -130,7 +130,7 @@ def test_a_right_answer_after_long_notes_in_its_cell_scores_full():
                 .get("grade_id") == "batched_matmul_answer")
     cell["source"] = notes + "".join(cell["source"])
     assert len(cell["source"]) > 40_000
-    passed, total = _fractions(judge_in_subprocess(nb, assignment))["batched_matmul"]
+    passed, total = _fractions(judge(nb, assignment))["batched_matmul"]
     assert passed == total
 
 
@@ -157,7 +157,7 @@ BORROWED = {
 
 def test_answers_borrowed_from_the_graders_own_modules_score_zero():
     for assignment, answers in BORROWED.items():
-        verdict = judge_in_subprocess(_with_answers(_complete(assignment), answers), assignment)
+        verdict = judge(_with_answers(_complete(assignment), answers), assignment)
         scores = _fractions(verdict)
         assert {name: scores[name][0] for name in answers} == dict.fromkeys(answers, 0)
         assert all(passed == total for name, (passed, total) in scores.items()

@@ -23,7 +23,7 @@ import pytest
 from escape.attacks import ATTACKS, attempt_cell
 from escape.listeners import serve_forever
 
-from grader.judge._judge import judge_in_subprocess
+from grader.judge._judge_server import judge
 
 CHECKS = Path(__file__).parent / "hostile" / "checks_double.py"
 RIGHT = "def double(x):\n    return x * 2\n"
@@ -148,7 +148,7 @@ def outcomes(instructor, targets):
 
     def grade(cells):
         nb = {"cells": [{"cell_type": "code", "metadata": {}, "source": c} for c in cells]}
-        return judge_in_subprocess(nb, "hostile", timeout=600, checks=CHECKS)
+        return judge(nb, "hostile", timeout=600, checks=CHECKS)
 
     with ThreadPoolExecutor(max_workers=2) as pool:
         verdicts = dict(zip(attacks, pool.map(grade, [c for c, _ in attacks.values()]),
@@ -199,7 +199,7 @@ def test_a_hung_cell_is_reported_to_the_student(outcomes):
 def test_a_function_that_raises_on_a_fixed_example_is_told_which_input(instructor):
     nb = {"cells": [{"cell_type": "code", "metadata": {},
                      "source": "def double(x):\n    raise ValueError('not today')"}]}
-    verdict = judge_in_subprocess(nb, "hostile", timeout=600, checks=CHECKS)
+    verdict = judge(nb, "hostile", timeout=600, checks=CHECKS)
     fixed = verdict["exercises"]["double"]["checks"][0]
     assert fixed["check"] == "test_double_on_a_fixed_example"
     assert "ValueError: not today" in fixed["detail"]

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from grader.judge import _judge_server
-from grader.judge._judge import judge_in_subprocess
+from grader.judge._judge_server import judge
 from grader.student import _sandbox
 
 CHECKS = Path(__file__).parent / "hostile" / "checks_double.py"
@@ -22,7 +22,7 @@ PID = "import os\nprint('pid', os.getpid())\n"
 
 def _grade(cells: list[str]) -> dict:
     nb = {"cells": [{"cell_type": "code", "metadata": {}, "source": c} for c in cells]}
-    verdict = judge_in_subprocess(nb, "double", timeout=600, checks=CHECKS)
+    verdict = judge(nb, "double", timeout=600, checks=CHECKS)
     # The right answer is graded right under every configuration.
     assert verdict["exercises"]["double"]["passed"] == verdict["exercises"]["double"]["total"]
     return verdict

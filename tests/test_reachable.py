@@ -29,7 +29,7 @@ from grader import _notebook
 from grader.checks import exercise_names
 from grader.checks._registry import registered
 from grader.judge import _judge_server
-from grader.judge._judge import judge_in_subprocess
+from grader.judge._judge_server import judge
 from grader.student._harness import harness_source
 
 CHECKS = Path(__file__).parent / "hostile" / "checks_double.py"
@@ -145,7 +145,7 @@ def report() -> dict:
     try:
         cells = [RIGHT, _probe_source()]
         nb = {"cells": [{"cell_type": "code", "metadata": {}, "source": c} for c in cells]}
-        verdict = judge_in_subprocess(nb, "reachable", timeout=600, checks=CHECKS)
+        verdict = judge(nb, "reachable", timeout=600, checks=CHECKS)
     finally:
         _judge_server.close_idle()
         mp.undo()

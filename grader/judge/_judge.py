@@ -25,7 +25,7 @@ from grader.judge._remote import configured_student
 from grader.judge._replay import ExampleReplay, unfinished
 from grader.student import _sandbox
 
-__all__ = ["hidden_checks_path", "run_judge", "judge_in_subprocess"]
+__all__ = ["hidden_checks_path", "run_judge"]
 
 HIDDEN = Path(__file__).parents[1] / "hidden"
 _DETAIL_LIMIT = 600
@@ -153,12 +153,6 @@ def run_judge(notebook: Path, assignment: str, checks: Path | None = None) -> di
         "exercises": collector.verdict(),
         "cells": {str(k): v for k, v in sorted(reports.items())},
     }
-
-
-def judge_in_subprocess(nb: dict, assignment: str, timeout: float = 900.0,
-                        checks: Path | None = None) -> dict:
-    """Run the judge on notebook ``nb`` in a judge process (a warm one); return its verdict."""
-    return _judge_server.judge(nb, assignment, timeout, checks)
 
 
 def main(argv=None) -> int:

@@ -77,7 +77,7 @@ MUTANTS = [
     Mutant(
         "the GPU verification's judge cannot start",
         "tests/gpu_verify.py",
-        (('        return judge_in_subprocess(nb, ASSIGNMENT, timeout=600), "judge"',
+        (('        return judge(nb, ASSIGNMENT, timeout=600), "judge"',
           '        raise RuntimeError("MUTANT: the judge could not start")'),),
         ("tests/test_gpu_verify.py::test_gpu_verify_passes_on_this_machines_path",),
     ),
