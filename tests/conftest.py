@@ -16,6 +16,14 @@ def load_notebook(path: Path) -> dict:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
+def complete_notebook(assignment: str) -> dict:
+    """The released notebook with every answer cell the instructor's solution."""
+    from grader.batch._demo import synthetic_submission
+
+    release = load_notebook(COURSE.release_notebook(assignment))
+    return synthetic_submission(release, load_notebook(COURSE.source_notebook(assignment)), 1.0)
+
+
 @pytest.fixture(scope="session")
 def course() -> Course:
     return COURSE

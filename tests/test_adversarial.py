@@ -14,19 +14,13 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from adversarial import wrapper
-from conftest import COURSE, load_notebook
+from conftest import COURSE, complete_notebook, load_notebook
 
 from grader import _notebook
-from grader.batch._demo import synthetic_submission
 from grader.givens.shape_ops_broadcasting import RULES
 from grader.judge._judge_server import judge
 
 KINDS = ["nan", "inf", "negative zero", "huge", "wrong dtype", "meta", "lying subclass"]
-
-
-def _complete(assignment: str) -> dict:
-    release = load_notebook(COURSE.release_notebook(assignment))
-    return synthetic_submission(release, load_notebook(COURSE.source_notebook(assignment)), 1.0)
 
 
 def _exercises(assignment: str) -> list[str]:
@@ -38,7 +32,7 @@ def _adversarial(assignment: str, kind: str) -> dict:
     source = wrapper.__loader__.get_source(wrapper.__name__)
     source = source.replace('KIND = "..."', f"KIND = {kind!r}", 1) \
         .replace('NAMES = ["..."]', f"NAMES = {names!r}", 1)
-    nb = copy.deepcopy(_complete(assignment))
+    nb = copy.deepcopy(complete_notebook(assignment))
     nb["cells"].append({"cell_type": "code", "metadata": {}, "source": source,
                         "outputs": [], "execution_count": None})
     return nb

@@ -13,20 +13,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import ROOT
+from _course_copy import copy_course
 
 from grader.bridge._steps import advice, reason
 
 ASSIGNMENT = "01_storage_strides"
 SCRIPTS = Path(sys.executable).parent
-
-
-def _copy_course(target: Path) -> None:
-    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-                            cwd=ROOT, capture_output=True, check=True).stdout.decode()
-    for name in filter(None, listed.split("\0")):
-        (target / name).parent.mkdir(parents=True, exist_ok=True)
-        (target / name).write_bytes((ROOT / name).read_bytes())
 
 
 def _run(course: Path, *args: str) -> subprocess.CompletedProcess:
@@ -50,7 +42,7 @@ def _add_a_graded_cell(course: Path) -> None:
 
 def test_a_changed_assignment_says_why_and_how_to_go_on(tmp_path):
     course = tmp_path / "course"
-    _copy_course(course)
+    copy_course(course)
     python = str(SCRIPTS / "python")
     assert _run(course, python, "-m", "grader.cli", "demo").returncode == 0
     _add_a_graded_cell(course)
@@ -68,7 +60,7 @@ def test_a_changed_assignment_says_why_and_how_to_go_on(tmp_path):
 
 def test_stock_nbgrader_rebuilds_a_release_without_the_venv_activated(tmp_path):
     course = tmp_path / "course"
-    _copy_course(course)
+    copy_course(course)
     released = course / "exercises" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
     before = released.read_bytes()
     done = _run(course, str(SCRIPTS / "nbgrader"), "generate_assignment", ASSIGNMENT, "--force")

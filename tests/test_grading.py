@@ -8,16 +8,10 @@ import copy
 import importlib
 from concurrent.futures import ThreadPoolExecutor
 
-from conftest import COURSE, load_notebook
+from conftest import COURSE, complete_notebook, load_notebook
 
 from grader import _notebook
-from grader.batch._demo import synthetic_submission
 from grader.judge._judge_server import judge
-
-
-def _complete(assignment: str) -> dict:
-    release = load_notebook(COURSE.release_notebook(assignment))
-    return synthetic_submission(release, load_notebook(COURSE.source_notebook(assignment)), 1.0)
 
 
 def _with_answers(nb: dict, answers: dict[str, str]) -> dict:
@@ -50,7 +44,7 @@ def _scores(verdict: dict, assignment: str) -> dict[str, tuple[int, int]]:
 
 
 def test_the_solution_scores_full(assignment):
-    verdict = judge(_complete(assignment), assignment)
+    verdict = judge(complete_notebook(assignment), assignment)
     failing = {n: [c for c in r["checks"] if not c["passed"]]
                for n, r in verdict["exercises"].items() if r["passed"] < r["total"]}
     assert not failing
@@ -68,13 +62,13 @@ def test_the_released_stub_scores_zero(assignment):
 
 def test_plausible_wrong_answers_are_caught(assignment):
     wrong = _wrong_answers(assignment)
-    assert set(wrong) == set(_fractions(judge(_complete(assignment), assignment)))
+    assert set(wrong) == set(_fractions(judge(complete_notebook(assignment), assignment)))
     assert all(len(answers) >= 2 for answers in wrong.values())
     # Exercises are independent functions, so round k swaps in every
     # exercise's k-th wrong answer at once: one judge run per round, two at a time.
     rounds = [{name: answers[k] for name, answers in wrong.items() if k < len(answers)}
               for k in range(max(len(answers) for answers in wrong.values()))]
-    complete = _complete(assignment)
+    complete = complete_notebook(assignment)
     with ThreadPoolExecutor(max_workers=2) as pool:
         verdicts = list(pool.map(
             lambda answers: judge(_with_answers(complete, answers), assignment),
@@ -124,7 +118,7 @@ def test_tampering_scores_the_same_as_the_blank_stub(assignment):
 def test_a_right_answer_after_long_notes_in_its_cell_scores_full():
     """The puzzles' rules read the answer cell's source, however long the cell."""
     assignment = "03_shape_ops_broadcasting"
-    nb = _complete(assignment)
+    nb = complete_notebook(assignment)
     notes = '"""My notes.\n' + "Broadcasting lines shapes up from the right.\n" * 1000 + '"""\n'
     cell = next(c for c in nb["cells"] if c.get("metadata", {}).get("nbgrader", {})
                 .get("grade_id") == "batched_matmul_answer")
@@ -157,7 +151,7 @@ BORROWED = {
 
 def test_answers_borrowed_from_the_graders_own_modules_score_zero():
     for assignment, answers in BORROWED.items():
-        verdict = judge(_with_answers(_complete(assignment), answers), assignment)
+        verdict = judge(_with_answers(complete_notebook(assignment), answers), assignment)
         scores = _fractions(verdict)
         assert {name: scores[name][0] for name in answers} == dict.fromkeys(answers, 0)
         assert all(passed == total for name, (passed, total) in scores.items()

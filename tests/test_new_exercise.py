@@ -10,13 +10,13 @@ lists what is left in this checkout.
 import hashlib
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import nbformat
 import pytest
+from _course_copy import copy_course
 from conftest import ROOT
 
 from grader import _authoring, _notebook, scaffold
@@ -30,18 +30,6 @@ FOUR = {
     "tests/wrong_answers/storage_strides.py",
 }
 _SCRATCH = {"__pycache__", ".pytest_cache", ".hypothesis", ".ruff_cache"}
-
-
-def _copy_course(dest: Path) -> Path:
-    listed = subprocess.run(
-        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        cwd=ROOT, capture_output=True, check=True).stdout.decode().split("\0")
-    for name in filter(None, listed):
-        source = ROOT / name
-        if source.is_file():  # listed, but deleted in the work tree: not part of the copy
-            (dest / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, dest / name)
-    return dest
 
 
 def _snapshot(root: Path) -> dict[str, str]:
@@ -82,7 +70,7 @@ def _by_grade_id(nb: dict) -> dict[str, int]:
 
 @pytest.fixture(scope="module")
 def copy(tmp_path_factory) -> Path:
-    return _copy_course(tmp_path_factory.mktemp("course"))
+    return copy_course(tmp_path_factory.mktemp("course"))
 
 
 @pytest.fixture(scope="module")
@@ -261,7 +249,7 @@ def test_a_name_it_just_added_is_refused(added, copy):
     ("06_pitfalls", None, " | "),
 ])
 def test_ids_and_the_table_row_follow_the_notebooks_style(chapter, ids, separator, tmp_path):
-    copy = _copy_course(tmp_path)  # (the name ``assignment`` would parametrize over all six)
+    copy = copy_course(tmp_path)  # (the name ``assignment`` would parametrize over all six)
     done = _new_exercise(copy, chapter, NAME)
     assert done.returncode == 0, done.stderr
     nb = _load(_source_notebook(copy, chapter))

@@ -14,12 +14,12 @@ import warnings
 import numpy as np
 import torch
 
+from .._compare import shares_storage
 from ..givens.creating_tensors import EXPRESSIONS
 from ..givens.pitfalls import GROUPS, WARM_UP
 from ..givens.storage_strides import OPERATIONS
 from . import _digests
 from ._pitfalls_claims import verdict
-from ._storage_strides_oracle import shares_storage
 
 __all__ = ["torch_view_or_copy", "torch_factory_result", "verdict", "digests", "truths", "write"]
 

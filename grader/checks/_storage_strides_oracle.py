@@ -17,7 +17,6 @@ __all__ = [
     "torch_can_view",
     "describe_input",
     "expect_view",
-    "shares_storage",  # _compare's, named here too: _finite_answers imports it from here
 ]
 
 

@@ -10,7 +10,6 @@ mutant too), and puts the file back. Prints a line per mutant and then
 """
 
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -18,19 +17,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parents[1]))
+from _course_copy import copy_course  # noqa: E402
 from mutants import MUTANTS, Mutant  # noqa: E402
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def copy_course(target: Path) -> None:
-    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-                            cwd=ROOT, capture_output=True, check=True).stdout
-    for name in filter(None, listed.decode().split("\0")):
-        source = ROOT / name
-        if source.is_file():
-            (target / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, target / name)
 
 
 def mutated(text: str, mutant: Mutant) -> str:
