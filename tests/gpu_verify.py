@@ -181,22 +181,22 @@ def local_verdict() -> dict:
     """The hidden checks in this process, the solution's code run here (--student-local)."""
     import pytest
 
-    from grader.judge._judge import _Collector
+    from grader.judge._plugin import Grading
 
-    collector, skips = _Collector(), _Skips()
-    args = [str(HIDDEN), "-p", "grader.judge._plugin", "--student-code", str(SOLUTION),
+    grading, skips = Grading(), _Skips()
+    args = [str(HIDDEN), "--student-code", str(SOLUTION),
             "--student-local", "-q", "--tb=short", "--noconftest", "-p", "no:cacheprovider",
             "-o", "addopts=", "-W", "ignore::pytest.PytestAssertRewriteWarning",
             "--rootdir", str(HIDDEN.parent),
             "-c", str(HIDDEN.parent / "pytest.ini")]
     os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
     with contextlib.redirect_stdout(sys.stderr):
-        code = pytest.main(args, plugins=[collector, skips])
+        code = pytest.main(args, plugins=[grading, skips])
     if code not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
         raise RuntimeError(f"the hidden checks did not run (pytest exit {code})")
     for name, why in sorted(skips.reasons.items()):
         print(f"skipped {name}: {why}")
-    return {"exercises": collector.verdict()}
+    return {"exercises": grading.verdict()}
 
 
 def judge_verdict(allow_local: bool) -> tuple[dict, str]:

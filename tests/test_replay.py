@@ -13,6 +13,7 @@ from conftest import COURSE, load_notebook
 
 from grader.batch._demo import synthetic_submission
 from grader.judge import _judge
+from grader.judge._plugin import Grading
 from grader.judge._replay import ExampleReplay
 
 CHECKS = '''
@@ -57,7 +58,7 @@ def _judge_with(replay: ExampleReplay, source: str, tmp_path, monkeypatch,
     sys.modules.pop(name, None)  # pytest imports it afresh, as a new judge would
     notebook.write_text(json.dumps({"cells": [
         {"cell_type": "code", "metadata": {}, "source": source}]}), encoding="utf-8")
-    monkeypatch.setattr(_judge, "_REPLAY", replay)
+    monkeypatch.setattr(_judge, "_GRADING", Grading(replay))
     return _judge.run_judge(notebook, "double", checks)
 
 
@@ -142,7 +143,7 @@ def test_every_chapter_gives_replayed_notebooks_the_searched_verdict(assignment,
     from test_grading import _with_answers, _wrong_answers
 
     replay = ExampleReplay()
-    monkeypatch.setattr(_judge, "_REPLAY", replay)
+    monkeypatch.setattr(_judge, "_GRADING", Grading(replay))
     complete = tmp_path / "complete.ipynb"
     complete.write_text(json.dumps(_complete(assignment)), encoding="utf-8")
     _judge.run_judge(complete, assignment)
@@ -152,9 +153,9 @@ def test_every_chapter_gives_replayed_notebooks_the_searched_verdict(assignment,
                      encoding="utf-8")
     for notebook in (complete, wrong):
         replayed = _judge.run_judge(notebook, assignment)
-        monkeypatch.setattr(_judge, "_REPLAY", ExampleReplay())
+        monkeypatch.setattr(_judge, "_GRADING", Grading(ExampleReplay()))
         searched = _judge.run_judge(notebook, assignment)
-        monkeypatch.setattr(_judge, "_REPLAY", replay)
+        monkeypatch.setattr(_judge, "_GRADING", Grading(replay))
         assert _outcomes(replayed) == _outcomes(searched)
         assert _details(replayed) == _details(searched)
         assert " object at 0x" not in json.dumps(replayed)  # no fixture's repr as an input

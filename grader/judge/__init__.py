@@ -1,9 +1,10 @@
 """The judge's tier: one process per warm judge, trusted, holding the hidden checks.
 
 ``_judge`` runs an assignment's hidden checks (pytest and hypothesis) against
-one notebook, with ``_plugin``'s ``student`` fixture and ``_replay``'s recorded
-examples; ``_remote`` is its handle on the student's process (every call a
-round trip over the wire); ``_describe`` turns a failing call into feedback;
+one notebook through ``_plugin``, its one pytest plugin (the ``student``
+fixture, the verdict, and ``_replay``'s recorded examples); ``_remote`` is its
+handle on the student's process (every call a round trip over the wire);
+``_describe`` turns a failure into feedback;
 ``_judge_server`` keeps judges warm for the grading command. Nothing here runs
 student code: it only hears the student's answers.
 """

@@ -1,9 +1,11 @@
-"""pytest plugin behind the hidden checks: the ``student`` fixture and settings.
+"""The judge's one pytest plugin: the ``student`` fixture, grading settings, verdicts, replay.
 
 Hidden checks are ordinary pytest tests that take a ``student`` fixture and
 call ``student.<function>(...)``. Under grading the fixture talks to a separate
 process that runs the notebook's code; with ``--student-local`` (authoring
-checks only) it runs the code in this process.
+checks only) it runs the code in this process. A ``Grading`` lives as long as
+its judge: it collects one notebook's verdict per pytest run, and replays the
+examples of checks that passed before (``_replay``).
 """
 
 from pathlib import Path
@@ -13,8 +15,11 @@ from hypothesis import HealthCheck, Phase, settings
 
 from grader import _notebook
 from grader.checks._registry import registered
+from grader.judge._describe import describe_failure
 
-STUDENT = pytest.StashKey()  # the session's RemoteStudent, shared with the judge
+__all__ = ["Grading", "exercises_checked_by_examples", "student_code_cells"]
+
+_GRADING = pytest.StashKey()  # the run's Grading, for the fixture
 
 # Regrading must give the same score: fixed examples, no example database.
 settings.register_profile(
@@ -32,19 +37,91 @@ settings.register_profile(
 )
 
 
-def pytest_addoption(parser):
-    group = parser.getgroup("tensor-anatomy grading")
-    group.addoption("--student-code", help="notebook or .py file with the student's code")
-    group.addoption(
-        "--student-local",
-        action="store_true",
-        help="run the student's code in this process (authoring checks only; not safe)",
-    )
+class Grading:
+    """pytest plugin: pass it to ``pytest.main(..., plugins=[grading])``, one run per notebook.
 
+    ``replay`` (an ``ExampleReplay``) is kept from run to run; without one every
+    check is searched.
+    """
 
-def pytest_configure(config):
-    config.addinivalue_line("markers", "exercise(name): the exercise a hidden check grades")
-    settings.load_profile("grading")
+    def __init__(self, replay=None):
+        self.replay, self.remote, self.checks = replay, None, {}
+
+    def begin(self, remote=None) -> None:
+        """A new notebook: its student's process (spawned already, or None to start one)."""
+        self.remote, self.checks = remote, {}
+        if self.replay is not None:
+            self.replay.begin()
+
+    def pytest_addoption(self, parser):
+        group = parser.getgroup("tensor-anatomy grading")
+        group.addoption("--student-code", help="notebook or .py file with the student's code")
+        group.addoption("--student-local", action="store_true",
+                        help="run the student's code in this process (authoring checks only; "
+                             "not safe)")
+
+    def pytest_configure(self, config):
+        config.addinivalue_line("markers", "exercise(name): the exercise a hidden check grades")
+        settings.load_profile("grading")
+        config.stash[_GRADING] = self
+
+    @pytest.fixture(scope="session")
+    @classmethod
+    def student(cls, request):
+        cells = student_code_cells(request)
+        if request.config.getoption("--student-local"):
+            from grader.checks._local import LocalStudent
+
+            return LocalStudent.from_source("\n\n".join(cells))
+        from grader.judge._remote import configured_student
+
+        grading = request.config.stash[_GRADING]
+        # The judge may have spawned the process already (it imports torch meanwhile).
+        grading.remote = grading.remote or configured_student(cells)
+        request.addfinalizer(grading.remote.close)
+        grading.remote.start()
+        return grading.remote
+
+    def pytest_collection_modifyitems(self, items):
+        for item in items:
+            marker = item.get_closest_marker("exercise")
+            doc = (getattr(item, "function", None).__doc__ or item.name).strip()
+            self.checks[item.nodeid] = {
+                "exercise": marker.args[0] if marker else None,
+                "check": item.name, "description": doc.splitlines()[0],
+                "passed": False, "detail": "not run",
+            }
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_makereport(self, item, call):
+        report = (yield).get_result()
+        entry = self.checks.get(item.nodeid)
+        if entry is not None and report.skipped:
+            # A check that cannot run here (a GPU check without a GPU) does not count.
+            entry["skipped"] = True
+        if entry is None or (report.when != "call" and not report.failed):
+            return
+        entry["passed"] = report.passed
+        entry["detail"] = "" if report.passed else describe_failure(
+            call.excinfo.value, item.fixturenames)
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_pyfunc_call(self, pyfuncitem):
+        return None if self.replay is None else self.replay.call(pyfuncitem)
+
+    def verdict(self) -> dict:
+        """exercise → {passed, total, checks}: the checks that ran, skipped ones left out."""
+        exercises: dict[str, dict] = {}
+        for entry in self.checks.values():
+            entry = dict(entry)
+            name = entry.pop("exercise")
+            if name is None or entry.pop("skipped", False):
+                continue
+            record = exercises.setdefault(name, {"passed": 0, "total": 0, "checks": []})
+            record["total"] += 1
+            record["passed"] += entry["passed"]
+            record["checks"].append(entry)
+        return exercises
 
 
 def student_code_cells(request) -> list[str]:
@@ -53,23 +130,6 @@ def student_code_cells(request) -> list[str]:
     if not path:
         pytest.skip("hidden checks need --student-code")
     return _notebook.code_cells(_notebook.load(Path(path)))
-
-
-@pytest.fixture(scope="session")
-def student(request):
-    cells = student_code_cells(request)
-    if request.config.getoption("--student-local"):
-        from grader.checks._local import LocalStudent
-
-        return LocalStudent.from_source("\n\n".join(cells))
-    from grader.judge._remote import configured_student
-
-    # The judge may have launched the worker already (it imports torch meanwhile).
-    remote = request.config.stash.get(STUDENT, None) or configured_student(cells)
-    request.config.stash[STUDENT] = remote
-    request.addfinalizer(remote.close)
-    remote.start()
-    return remote
 
 
 def exercises_checked_by_examples(hidden_file: str) -> list:

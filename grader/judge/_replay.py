@@ -126,22 +126,24 @@ def _replays(inner, fixtures: dict, examples: list) -> bool:
 
 
 class ExampleReplay:
-    """pytest plugin: record each passing ``@given`` check once, replay it after."""
+    """Each passing ``@given`` check recorded once and replayed after (for ``_plugin``)."""
 
     def __init__(self):
         self._examples: dict[tuple, list] = {}  # (check file digest, test id) → examples
+        self._digests: dict = {}  # check file → digest, read once per notebook
         self.replayed = self.searched = 0
 
-    def pytest_sessionstart(self, session):
-        self._digests: dict = {}  # check file → digest, read once per notebook
+    def begin(self) -> None:
+        """A new notebook: check files are read again (one may have changed)."""
+        self._digests = {}
 
     def _key(self, item) -> tuple:
         if item.path not in self._digests:
             self._digests[item.path] = hashlib.sha256(item.path.read_bytes()).hexdigest()
         return self._digests[item.path], item.nodeid
 
-    @pytest.hookimpl(tryfirst=True)
-    def pytest_pyfunc_call(self, pyfuncitem):
+    def call(self, pyfuncitem):
+        """Run a check as ``pytest_pyfunc_call`` would: True once done, None for pytest to."""
         handle = getattr(pyfuncitem.obj, "hypothesis", None)
         if handle is None:
             return None  # not a hypothesis check: pytest calls it as usual
