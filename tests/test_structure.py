@@ -155,3 +155,44 @@ def test_a_deleted_answer_cell_is_graded_as_the_blank_stub(complete, release):
     restored, changes = restore_structure(nb, release)
     assert _answers(restored)[0]["source"] == "".join(_answers(release)[0]["source"])
     assert any(_meta(gone)["grade_id"] in change for change in changes)
+
+
+def _nbgrader_sanitizes(path, monkeypatch, instructor) -> dict:
+    """nbgrader's first sanitize step, as ``nbgrader autograde`` calls it on ``path``."""
+    import nbformat
+
+    from grader.bridge import _nbgrader
+
+    monkeypatch.setenv("TENSOR_ANATOMY_INSTRUCTOR_DIR", str(instructor))
+    resources = {"nbgrader": {"student": path.parent.parent.name, "assignment": ASSIGNMENT,
+                              "notebook": path.stem}}
+    nb, _ = _nbgrader.RestoreStructure().preprocess(nbformat.read(path, as_version=4),
+                                                     resources)
+    return nb
+
+
+def test_a_submission_judged_ahead_is_not_restored_again_by_nbgrader(complete, release,
+                                                                      tmp_path, monkeypatch):
+    """The grading command restores once: nbgrader takes what judging ahead restored,
+    and restores only a notebook changed on disk since (or never restored)."""
+    import json
+
+    from grader.bridge import _nbgrader, _structure
+
+    path = tmp_path / "submitted" / "ada" / ASSIGNMENT / COURSE.release_notebook(ASSIGNMENT).name
+    path.parent.mkdir(parents=True)
+    tampered = copy.deepcopy(complete)
+    _delete_a_test_cell(tampered)
+    path.write_text(json.dumps(tampered), encoding="utf-8")
+    ahead, _ = _structure.restored_submission(path, release)
+    calls = []
+    monkeypatch.setattr(_nbgrader, "restore_structure",
+                        lambda *args: calls.append(args) or restore_structure(*args))
+    assert _graded_shape(_nbgrader_sanitizes(path, monkeypatch, tmp_path)) == \
+        _graded_shape(ahead)
+    assert calls == []
+    _structure.restored_submission(path, release)
+    path.write_text(json.dumps(complete), encoding="utf-8")  # changed after it was judged
+    assert _graded_shape(_nbgrader_sanitizes(path, monkeypatch, tmp_path)) == \
+        _graded_shape(complete)
+    assert len(calls) == 1

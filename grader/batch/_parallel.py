@@ -14,10 +14,9 @@ import itertools
 import os
 from pathlib import Path
 
-from grader import _notebook
 from grader.batch import _verdicts
 from grader.batch._progress import ProgressLine
-from grader.bridge._structure import restore_structure
+from grader.bridge._structure import restored_submission
 from grader.judge._judge_server import judge
 
 __all__ = ["judge_batch"]
@@ -44,7 +43,7 @@ def _pending(batch: dict[str, tuple[dict, list[Path]]], folder: Path) -> dict:
     for assignment, (release, submissions) in batch.items():
         for path in submissions:
             try:
-                nb, _ = restore_structure(_notebook.load(path), release)
+                nb, _ = restored_submission(path, release)
             except (OSError, ValueError, KeyError, TypeError, AttributeError):
                 continue  # triage reports it; nbgrader's own run says why
             if _verdicts.stored_verdict(folder, nb, assignment) is None:

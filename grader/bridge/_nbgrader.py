@@ -19,7 +19,7 @@ from traitlets import Bool, Float
 from grader import _notebook
 from grader._course import Course
 from grader.batch._verdicts import stored_verdict
-from grader.bridge._structure import restore_structure
+from grader.bridge._structure import restore_structure, take_restored
 from grader.judge._judge_server import judge
 
 __all__ = ["FeedbackExporter", "JudgeHiddenChecks", "RestoreStructure", "autograde_pipeline",
@@ -112,8 +112,12 @@ class RestoreStructure(Preprocessor):
 
     def preprocess(self, nb, resources):
         assignment = resources["nbgrader"]["assignment"]
-        release = _notebook.load(Course.find().release_notebook(assignment))
-        restored, changes = restore_structure(nb, release)
+        course = Course.find()
+        submitted = course.submitted(resources["nbgrader"]["student"], assignment) / \
+            f"{resources['nbgrader']['notebook']}.ipynb"
+        # Restored already when it was judged ahead of nbgrader: not again.
+        restored, changes = take_restored(submitted) or restore_structure(
+            nb, _notebook.load(course.release_notebook(assignment)))
         for change in changes:
             self.log.warning("%s/%s: %s", resources["nbgrader"].get("student"), assignment, change)
         return nbformat.from_dict(restored), resources

@@ -11,12 +11,22 @@ the student's first code cell carrying that answer's ``grade_id``. The
 student's own plain cells (helpers, experiments) run too, in their order,
 right after the answer they followed. Everything else the student changed in
 nbgrader's cells is dropped, and the notebook says so at the top.
+
+The grading command restores each submission once: it judges the restored
+notebook ahead of nbgrader (``grader.batch``), and ``restored_submission``
+keeps it for nbgrader's sanitize step (``take_restored``), which restores on
+its own only a notebook nobody restored before (serial grading, stock
+``nbgrader autograde``) or one changed on disk since.
 """
 
 import copy
 import json
+import threading
+from pathlib import Path
 
-__all__ = ["restore_structure"]
+from grader import _notebook
+
+__all__ = ["restore_structure", "restored_submission", "take_restored"]
 
 NOTE_ID = "tensor-anatomy-structure-note"
 
@@ -114,3 +124,35 @@ def restore_structure(submitted: dict, release: dict) -> tuple[dict, list[str]]:
     changes = found.changes()
     restored["cells"] = ([_note(changes)] if changes else []) + cells
     return restored, changes
+
+
+_kept: dict[Path, tuple[tuple, dict, list[str]]] = {}  # path → (file identity, restored, changes)
+_kept_lock = threading.Lock()  # the batch's thread fills, nbgrader's lane takes
+
+
+def _identity(path: Path) -> tuple:
+    """The file as it is on disk now: a rewrite changes its size, time or inode."""
+    stat = path.stat()
+    return stat.st_ino, stat.st_size, stat.st_mtime_ns
+
+
+def restored_submission(path: Path, release: dict) -> tuple[dict, list[str]]:
+    """``restore_structure`` of the notebook at ``path``, kept for ``take_restored``."""
+    path = Path(path).resolve()
+    identity = _identity(path)
+    restored, changes = restore_structure(_notebook.load(path), release)
+    with _kept_lock:
+        _kept[path] = identity, restored, changes
+    return restored, changes
+
+
+def take_restored(path: Path) -> tuple[dict, list[str]] | None:
+    """The restored notebook kept for ``path``, once, if the file is unchanged since."""
+    path = Path(path).resolve()
+    with _kept_lock:
+        kept = _kept.pop(path, None)
+    try:
+        unchanged = kept is not None and kept[0] == _identity(path)
+    except OSError:
+        return None
+    return (copy.deepcopy(kept[1]), list(kept[2])) if unchanged else None
