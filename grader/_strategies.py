@@ -31,7 +31,6 @@ __all__ = [
     "strided_specs",
     "layout_specs",
     "layout_of",
-    "storage_extent",
     "indices",
     "out_of_range_indices",
 ]
@@ -213,18 +212,12 @@ def transposed(draw, tensors):
 # --- raw (shape, stride, offset) triples ----------------------------------------------
 
 
-def storage_extent(shape, stride, offset=0) -> int:
-    """Storage elements needed to hold every element of that layout (at least 1)."""
-    if 0 in shape:
-        return offset + 1
-    return offset + 1 + sum((n - 1) * s for n, s in zip(shape, stride))
-
-
 @st.composite
 def strided_specs(draw, shape=None, max_stride=8, max_offset=6):
     """A ``(shape, stride, offset)`` triple with arbitrary nonnegative strides (overlaps too).
 
-    In bounds of a storage of ``storage_extent(shape, stride, offset)`` elements.
+    In bounds of a storage of ``storage_extent(shape, stride, offset)`` elements (the
+    storage_strides oracle's ``storage_extent``).
     """
     shape = tuple(draw(shape if shape is not None else shapes()))
     stride = tuple(draw(st.integers(0, max_stride)) for _ in shape)
