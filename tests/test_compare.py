@@ -30,21 +30,21 @@ from grader._compare import (
     tolerance,
 )
 from grader.checks import (
-    _autograd_oracle,
-    _creating_tensors_oracle,
-    _pitfalls_examples,
     autograd,
     creating_tensors,
     devices,
     pitfalls,
     storage_strides,
 )
-from grader.checks import _pitfalls_oracle as pitfalls_oracle
-from grader.checks import _shape_ops_broadcasting_oracle as shapes_oracle
 from grader.checks import shape_ops_broadcasting as shapes
-from grader.checks._devices_oracle import torch_causal_mask, torch_pack
 from grader.checks._local import LocalFunction
 from grader.checks._registry import Mismatch
+from grader.checks.autograd import _oracle as autograd_oracle
+from grader.checks.creating_tensors import _oracle as creating_tensors_oracle
+from grader.checks.devices._oracle import torch_causal_mask, torch_pack
+from grader.checks.pitfalls import _examples as pitfalls_examples
+from grader.checks.pitfalls import _oracle as pitfalls_oracle
+from grader.checks.shape_ops_broadcasting import _oracle as shapes_oracle
 
 NUMBERS = st.floats(allow_nan=True, allow_infinity=True)
 NAN, INF = math.nan, math.inf
@@ -444,15 +444,15 @@ def _pitfall_cases(compare, examples, oracle):
 
 
 CHECKS = [  # (public check, example, torch's answer for it), for tensor-returning exercises
-    *[(creating_tensors.compare_coo_to_dense, ex, _creating_tensors_oracle.torch_coo_to_dense)
+    *[(creating_tensors.compare_coo_to_dense, ex, creating_tensors_oracle.torch_coo_to_dense)
       for ex in creating_tensors._coo_to_dense_examples()],
     *[(devices.compare_causal_mask, ex, lambda s: torch_causal_mask(s).to(s.device))
       for ex in devices.causal_mask_examples()],
-    *_pitfall_cases(pitfalls.compare_flatten_scores, _pitfalls_examples.image_examples,
+    *_pitfall_cases(pitfalls.compare_flatten_scores, pitfalls_examples.image_examples,
                     pitfalls_oracle.torch_flatten_scores),
-    *_pitfall_cases(pitfalls.compare_masked_mean, _pitfalls_examples.masked_examples,
+    *_pitfall_cases(pitfalls.compare_masked_mean, pitfalls_examples.masked_examples,
                     pitfalls_oracle.torch_masked_mean),
-    *_pitfall_cases(pitfalls.compare_bce_loss, _pitfalls_examples.bce_examples,
+    *_pitfall_cases(pitfalls.compare_bce_loss, pitfalls_examples.bce_examples,
                     pitfalls_oracle.torch_bce_loss),
     *[(shapes.compare_unbroadcast, ex, shapes_oracle.torch_unbroadcast)
       for ex in shapes._unbroadcast_examples()],
@@ -530,12 +530,12 @@ def test_diagonal_view_refuses_a_lying_view_and_a_meta_one_and_takes_a_subclass_
 
 def test_seeded_init_and_train_only_refuse_a_lying_subclass():
     shapes, seed, dtype = [(2, 3), (3,)], 0, torch.float32
-    truth = _creating_tensors_oracle.torch_seeded_init(shapes, seed, dtype)
+    truth = creating_tensors_oracle.torch_seeded_init(shapes, seed, dtype)
     fake = [liar(torch.zeros_like(truth[0]), truth[0]), truth[1]]
     assert not accepted(creating_tensors.compare_seeded_init,
                         LocalFunction(lambda *a: fake), shapes, seed, dtype)
     example = autograd.train_only_examples()[0]
-    params = _autograd_oracle.torch_train_only(*example)
+    params = autograd_oracle.torch_train_only(*example)
     Liar.claim = None
     lying = {name: p.as_subclass(Liar) + 1 for name, p in params.items()}
     assert not accepted(autograd.compare_train_only, LocalFunction(lambda *a: lying), *example)

@@ -73,4 +73,4 @@ def test_the_students_kernel_never_loads_what_computes_a_finite_answer():
                           text=True, check=True)
     loaded = set(eval(done.stdout))
     assert "grader.checks.storage_strides" in loaded  # the probe did load the public checks
-    assert not loaded & {"grader.checks._finite_answers", "grader.checks._pitfalls_claims"}
+    assert not loaded & {"grader.checks._finite_answers", "grader.checks.pitfalls._claims"}

@@ -137,11 +137,11 @@ BORROWED = {
                         "def view_or_copy():\n"
                         "    return {op: torch_view_or_copy(op) for op in OPERATIONS}\n",
         "contiguous_strides": "from anatomy_widgets._layout import contiguous_strides\n",
-        "can_view": "from grader.checks._storage_strides_oracle import (\n"
+        "can_view": "from grader.checks.storage_strides._oracle import (\n"
                     "    torch_can_view as can_view)\n",
     },
     "06_pitfalls": {
-        "predict_verdicts": "from grader.checks._pitfalls_claims import verdict\n"
+        "predict_verdicts": "from grader.checks.pitfalls._claims import verdict\n"
                             "from grader.givens.pitfalls import CLAIMS\n"
                             "def predict_verdicts():\n"
                             "    return {claim: verdict(claim) for claim in CLAIMS}\n",

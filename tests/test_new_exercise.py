@@ -25,7 +25,7 @@ from grader import _authoring, _notebook, scaffold
 ASSIGNMENT, NAME, POINTS = "01_storage_strides", "scaffold_probe", 3
 FOUR = {
     "solutions/01_storage_strides/01_storage_strides.ipynb",
-    "grader/checks/storage_strides.py",
+    "grader/checks/storage_strides/__init__.py",
     "grader/hidden/test_01_storage_strides.py",
     "tests/wrong_answers/storage_strides.py",
 }

@@ -177,12 +177,13 @@ def test_in_its_memory_is_only_the_machinery_it_runs_on(report):
 
 def test_the_search_finds_answers_where_a_module_holds_them():
     from anatomy_widgets import _layout
-    from grader.checks import _finite_answers, _storage_strides_oracle
+    from grader.checks import _finite_answers
+    from grader.checks.storage_strides import _oracle as storage_strides_oracle
 
-    modules = {m.__name__: m for m in (_layout, _storage_strides_oracle)}
+    modules = {m.__name__: m for m in (_layout, storage_strides_oracle)}
     found, _ = probe.search(modules, cases())
     assert "anatomy_widgets._layout.contiguous_strides answers contiguous_strides" in found
-    assert "grader.checks._storage_strides_oracle.torch_can_view answers can_view" in found
+    assert "grader.checks.storage_strides._oracle.torch_can_view answers can_view" in found
     tables = {"table": {op: _finite_answers.torch_view_or_copy(op) for op in
                         _finite_answers.OPERATIONS}}
     found, _ = probe.search({"tables": type("M", (), tables)}, cases())

@@ -21,7 +21,7 @@ from grader.batch import _verdicts
     ("grader", "givens/storage_strides.py", "# other givens"),
     ("grader", "checks/_finite_answers.py", "# other finite answers"),
     ("grader", "checks/answer_digests.json", "{}"),
-    ("grader", "checks/_shape_ops_broadcasting_oracle.py", "# another chapter's oracle"),
+    ("grader", "checks/shape_ops_broadcasting/_oracle.py", "# another chapter's oracle"),
 ])
 def test_a_stored_verdict_is_missed_when_anything_it_depends_on_changes(change, monkeypatch):
     nb = {"cells": [{"cell_type": "code", "metadata": {}, "source": "x = 1"}]}

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from .. import _strategies as gs
 from ..givens.autograd import build_model
-from ._autograd_examples import BINARY, CUTTING, UNARY
+from .autograd._examples import BINARY, CUTTING, UNARY
 
 __all__ = [
     "graph_recipes",

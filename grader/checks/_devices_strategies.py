@@ -14,7 +14,7 @@ import torch
 from hypothesis import strategies as st
 
 from .. import _strategies as gs
-from ._devices_examples import NAMEDTUPLES
+from .devices._examples import NAMEDTUPLES
 
 __all__ = [
     "ALL_DTYPES",

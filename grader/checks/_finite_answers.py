@@ -19,7 +19,7 @@ from ..givens.creating_tensors import EXPRESSIONS
 from ..givens.pitfalls import GROUPS, WARM_UP
 from ..givens.storage_strides import OPERATIONS
 from . import _digests
-from ._pitfalls_claims import verdict
+from .pitfalls._claims import verdict
 
 __all__ = ["torch_view_or_copy", "torch_factory_result", "verdict", "digests", "truths", "write"]
 

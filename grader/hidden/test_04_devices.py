@@ -24,13 +24,13 @@ from hypothesis import strategies as st
 
 from grader.checks import _devices_strategies as ds
 from grader.checks import devices as ch
-from grader.checks._devices_examples import (
+from grader.checks._registry import registered
+from grader.checks.devices._examples import (
     causal_mask_examples,
     pack_examples,
     to_device_examples,
     unpack_examples,
 )
-from grader.checks._registry import registered
 from grader.judge._plugin import exercises_checked_by_examples
 
 # Each call of a student's function may be a round trip to another process:

@@ -130,7 +130,7 @@ def unwritten(root: Path) -> list[str]:
                 found.append(f"{_rel(course, path)}, cell {_grade_id(cell) or cell.get('id')}: "
                              f"{marked[0]}")
     for folder in ("grader/checks", "grader/hidden", "tests/wrong_answers"):
-        for path in sorted((course.root / folder).glob("*.py")):
+        for path in sorted((course.root / folder).rglob("*.py")):
             lines = path.read_text(encoding="utf-8").splitlines()
             found += [f"{_rel(course, path)}:{n}: {line.strip()}"
                       for n, line in enumerate(lines, 1) if MARKER in line]

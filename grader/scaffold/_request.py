@@ -42,7 +42,7 @@ def _places(course: Course, assignment: str) -> dict[str, Path]:
     chapter = _chapter(assignment)
     return {
         "notebook": course.source_notebook(assignment),
-        "checks": course.root / "grader" / "checks" / f"{chapter}.py",
+        "checks": course.root / "grader" / "checks" / chapter / "__init__.py",
         "hidden": course.root / "grader" / "hidden" / f"test_{assignment}.py",
         "wrong": course.root / "tests" / "wrong_answers" / f"{chapter}.py",
     }
@@ -84,7 +84,7 @@ def _where_it_exists(course: Course, assignment: str, name: str, texts: dict) ->
     for folder, pattern, what in (
             ("grader/checks", rf"@public_check\(\s*{quoted}", "a public check"),
             ("grader/hidden", rf"exercise\(\s*{quoted}\s*\)", "hidden checks")):
-        for path in sorted((course.root / folder).glob("*.py")):
+        for path in sorted((course.root / folder).rglob("*.py")):
             if re.search(pattern, path.read_text(encoding="utf-8")):
                 found.append(f"{_rel(course, path)} has {what} for it")
     defined = {

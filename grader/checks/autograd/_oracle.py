@@ -9,8 +9,8 @@ torch's own SGD with exactly the chosen parameters.
 import torch
 from torch import nn
 
-from ..givens.autograd import LR, MOMENTUM, WEIGHT_DECAY, build_model
-from ._autograd_harnesses import graph_harness, running_mean_harness
+from ...givens.autograd import LR, MOMENTUM, WEIGHT_DECAY, build_model
+from ._harnesses import graph_harness, running_mean_harness
 
 __all__ = [
     "reference_graph_summary",

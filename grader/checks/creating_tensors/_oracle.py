@@ -11,7 +11,7 @@ import warnings
 import numpy as np
 import torch
 
-from .._compare import describe_tensor
+from ..._compare import describe_tensor
 
 __all__ = [
     "torch_infer_dtype",

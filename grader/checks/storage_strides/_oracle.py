@@ -7,8 +7,8 @@ counterexample.
 
 import torch
 
-from .._compare import describe_tensor, expect_tensor, shares_storage
-from ._registry import Mismatch
+from ..._compare import describe_tensor, expect_tensor, shares_storage
+from .._registry import Mismatch
 
 __all__ = [
     "storage_extent",

@@ -7,10 +7,10 @@ timing function must follow, checked against the events its harness recorded.
 
 import torch
 
-from .._compare import as_plain, expect_tensor, is_tensor, shares_storage
-from ..givens.devices import ALIGN
-from ._devices_harnesses import cuda_call_harness
-from ._registry import Mismatch
+from ..._compare import as_plain, expect_tensor, is_tensor, shares_storage
+from ...givens.devices import ALIGN
+from .._registry import Mismatch
+from ._harnesses import cuda_call_harness
 
 __all__ = [
     "CudaUnavailable",

@@ -9,10 +9,12 @@ hypothesis-generated inputs, so public and hidden checks cannot drift apart.
 
 import torch
 
-from .._compare import expect_tensor, shares_storage
-from .._errors import StudentRaised
-from ..givens.creating_tensors import EXPRESSIONS, as_numpy
-from ._creating_tensors_oracle import (
+from ..._compare import expect_tensor, shares_storage
+from ..._errors import StudentRaised
+from ...givens.creating_tensors import EXPRESSIONS, as_numpy
+from .._digests import factory_items, is_right
+from .._registry import Mismatch, public_check
+from ._oracle import (
     describe_array,
     describe_input,
     torch_coo_to_dense,
@@ -20,8 +22,6 @@ from ._creating_tensors_oracle import (
     torch_infer_dtype,
     torch_seeded_init,
 )
-from ._digests import factory_items, is_right
-from ._registry import Mismatch, public_check
 
 __all__ = [
     "sample_tensor",

@@ -13,9 +13,9 @@ Four exercises are puzzles with rules (no loops, only listed functions):
 
 import torch
 
-from .._compare import as_plain, first_difference, is_tensor, shares_storage
-from ._registry import RAISED_LIKE_TORCH, Mismatch, public_check, result_unless_torch_raises
-from ._shape_ops_broadcasting_oracle import (
+from ..._compare import as_plain, first_difference, is_tensor, shares_storage
+from .._registry import RAISED_LIKE_TORCH, Mismatch, public_check, result_unless_torch_raises
+from ._oracle import (
     describe_tensor,
     expect_shape,
     expect_tensor,

@@ -11,7 +11,7 @@ a GPU; the ``*_on_cuda`` variants run only where CUDA works.
 
 import torch
 
-from .._compare import (
+from ..._compare import (
     as_int,
     expect_float,
     expect_like,
@@ -20,16 +20,17 @@ from .._compare import (
     is_tensor,
     shares_storage,
 )
-from ..givens.devices import ALIGN
-from ._devices_examples import (
+from ...givens.devices import ALIGN
+from .._registry import Mismatch, public_check
+from ._examples import (
     causal_mask_examples,
     pack_examples,
     time_device_work_examples,
     to_device_examples,
     unpack_examples,
 )
-from ._devices_harnesses import cuda_sleep_harness, timing_harness
-from ._devices_oracle import (
+from ._harnesses import cuda_sleep_harness, timing_harness
+from ._oracle import (
     CudaUnavailable,
     describe_kind,
     expect_moved,
@@ -39,7 +40,6 @@ from ._devices_oracle import (
     torch_causal_mask,
     torch_pack,
 )
-from ._registry import Mismatch, public_check
 
 __all__ = [
     "ALIGN",

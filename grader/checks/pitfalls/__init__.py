@@ -11,10 +11,11 @@ hypothesis-generated inputs, so public and hidden checks cannot drift apart.
 
 import torch
 
-from .._compare import as_plain, describe_tensor, expect_float, expect_tensor, is_tensor, tolerance
-from ..givens.pitfalls import CLAIMS, GROUPS, WARM_UP
-from ._digests import is_right
-from ._pitfalls_examples import (
+from ..._compare import as_plain, describe_tensor, expect_float, expect_tensor, is_tensor, tolerance
+from ...givens.pitfalls import CLAIMS, GROUPS, WARM_UP
+from .._digests import is_right
+from .._registry import Mismatch, public_check
+from ._examples import (
     bce_examples,
     epoch_examples,
     image_examples,
@@ -22,8 +23,8 @@ from ._pitfalls_examples import (
     pixel_examples,
     swish_examples,
 )
-from ._pitfalls_harnesses import swish_harness, training_harness
-from ._pitfalls_oracle import (
+from ._harnesses import swish_harness, training_harness
+from ._oracle import (
     torch_bce_loss,
     torch_flatten_scores,
     torch_linear_on_pixels,
@@ -31,7 +32,6 @@ from ._pitfalls_oracle import (
     torch_swish_grads,
     torch_train_epoch,
 )
-from ._registry import Mismatch, public_check
 
 __all__ = [
     "compare_flatten_scores",

@@ -10,8 +10,8 @@ import math
 import torch
 import torch.nn.functional as F
 
-from .. import _compare
-from .._compare import describe_tensor, expect_ints
+from ... import _compare
+from ..._compare import describe_tensor, expect_ints
 
 __all__ = [
     "torch_broadcast_shape",

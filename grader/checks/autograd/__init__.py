@@ -9,23 +9,24 @@ these functions on hypothesis-generated inputs.
 
 import torch
 
-from .._compare import as_plain, describe_tensor, expect_float, expect_tensor, is_tensor
-from ..givens.autograd import build_model
-from ._autograd_examples import (
+from ..._compare import as_plain, describe_tensor, expect_float, expect_tensor, is_tensor
+from ...givens.autograd import build_model
+from .._registry import Mismatch, public_check
+from ._examples import (
     accumulation_examples,
     graph_examples,
     logsumexp_examples,
     running_mean_examples,
     train_only_examples,
 )
-from ._autograd_harnesses import (
+from ._harnesses import (
     accumulation_harness,
     graph_harness,
     logsumexp_harness,
     plain_running_mean_harness,
     running_mean_harness,
 )
-from ._autograd_oracle import (
+from ._oracle import (
     describe_recipe,
     describe_spec,
     torch_full_batch_grad,
@@ -35,7 +36,6 @@ from ._autograd_oracle import (
     torch_running_means,
     torch_train_only,
 )
-from ._registry import Mismatch, public_check
 
 __all__ = [
     "compare_graph_summary",
