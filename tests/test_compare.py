@@ -15,7 +15,6 @@ import torch
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from grader import _strategies as gs
 from grader._compare import (
     as_plain,
     describe_tensor,
@@ -45,6 +44,7 @@ from grader.checks.devices._oracle import torch_causal_mask, torch_pack
 from grader.checks.pitfalls import _examples as pitfalls_examples
 from grader.checks.pitfalls import _oracle as pitfalls_oracle
 from grader.checks.shape_ops_broadcasting import _oracle as shapes_oracle
+from grader.hidden.strategies import shared as gs
 
 NUMBERS = st.floats(allow_nan=True, allow_infinity=True)
 NAN, INF = math.nan, math.inf

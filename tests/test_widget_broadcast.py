@@ -22,7 +22,7 @@ from anatomy_widgets._broadcast import (
     expand_strides,
 )
 from anatomy_widgets._broadcast_widget import example_lines
-from grader._strategies import layouts, shapes
+from grader.hidden.strategies.shared import layouts, shapes
 
 SVG = "{http://www.w3.org/2000/svg}"
 

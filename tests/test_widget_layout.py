@@ -37,8 +37,8 @@ from anatomy_widgets._layout import (
 )
 from anatomy_widgets._memory_text import PRESETS
 from anatomy_widgets._memory_widget import shares_storage
-from grader._strategies import indices, layouts, shapes, strided_specs
 from grader.checks.storage_strides._oracle import storage_extent
+from grader.hidden.strategies.shared import indices, layouts, shapes, strided_specs
 
 ROOT = Path(__file__).resolve().parents[1]
 ANY_LAYOUT = layouts(permute=True, step=True, offset=True, expand=True)

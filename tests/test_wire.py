@@ -9,7 +9,7 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader._strategies import layouts
+from grader.hidden.strategies.shared import layouts
 from grader.student._wire import WireError, decode, encode
 
 ANY_LAYOUT = layouts(permute=True, step=True, offset=True, expand=True)

@@ -14,11 +14,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader import _strategies as gs
 from grader.checks import storage_strides as ch
 from grader.checks._finite_answers import torch_view_or_copy
 from grader.checks._registry import registered
 from grader.givens.storage_strides import OPERATIONS
+from grader.hidden.strategies import shared as gs
 from grader.judge._plugin import exercises_checked_by_examples
 
 # Each call of a student's function may be a round trip to another process:

@@ -15,12 +15,12 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader import _strategies as gs
-from grader.checks import _creating_tensors_strategies as cs
 from grader.checks import creating_tensors as ch
 from grader.checks._finite_answers import torch_factory_result
 from grader.checks._registry import registered
 from grader.givens.creating_tensors import EXPRESSIONS
+from grader.hidden.strategies import creating_tensors as cs
+from grader.hidden.strategies import shared as gs
 from grader.judge._plugin import exercises_checked_by_examples
 
 # Each call of a student's function may be a round trip to another process:

@@ -22,8 +22,6 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader import _strategies as gs
-from grader.checks import _shape_ops_broadcasting_strategies as cs
 from grader.checks import shape_ops_broadcasting as ch
 from grader.checks._registry import Mismatch, registered
 from grader.givens._puzzle_rules import (
@@ -32,6 +30,8 @@ from grader.givens._puzzle_rules import (
     violations,
 )
 from grader.givens.shape_ops_broadcasting import RULES
+from grader.hidden.strategies import shape_ops_broadcasting as cs
+from grader.hidden.strategies import shared as gs
 from grader.judge._plugin import exercises_checked_by_examples, student_code_cells
 
 # Each call of a student's function is a round trip to another process:

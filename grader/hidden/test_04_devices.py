@@ -22,7 +22,6 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader.checks import _devices_strategies as ds
 from grader.checks import devices as ch
 from grader.checks._registry import registered
 from grader.checks.devices._examples import (
@@ -31,6 +30,7 @@ from grader.checks.devices._examples import (
     to_device_examples,
     unpack_examples,
 )
+from grader.hidden.strategies import devices as ds
 from grader.judge._plugin import exercises_checked_by_examples
 
 # Each call of a student's function may be a round trip to another process:

@@ -18,9 +18,9 @@ test's first positional parameter for ``self`` and looks up attributes on it
 import pytest
 from hypothesis import given, settings
 
-from grader.checks import _autograd_strategies as cs
 from grader.checks import autograd as ch
 from grader.checks._registry import registered
+from grader.hidden.strategies import autograd as cs
 from grader.judge._plugin import exercises_checked_by_examples
 
 # Each call of a student's function is a round trip to another process:

@@ -16,11 +16,11 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader.checks import _pitfalls_strategies as ps
 from grader.checks import pitfalls as ch
 from grader.checks._finite_answers import verdict
 from grader.checks._registry import registered
 from grader.givens.pitfalls import GROUPS
+from grader.hidden.strategies import pitfalls as ps
 from grader.judge._plugin import exercises_checked_by_examples
 
 # Each call of a student's function may be a round trip to another process:

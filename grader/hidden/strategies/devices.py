@@ -13,8 +13,9 @@
 import torch
 from hypothesis import strategies as st
 
-from .. import _strategies as gs
-from .devices._examples import NAMEDTUPLES
+from grader.checks.devices._examples import NAMEDTUPLES
+
+from . import shared as gs
 
 __all__ = [
     "ALL_DTYPES",

@@ -13,9 +13,10 @@
 import torch
 from hypothesis import strategies as st
 
-from .. import _strategies as gs
-from ..givens.autograd import build_model
-from .autograd._examples import BINARY, CUTTING, UNARY
+from grader.checks.autograd._examples import BINARY, CUTTING, UNARY
+from grader.givens.autograd import build_model
+
+from . import shared as gs
 
 __all__ = [
     "graph_recipes",

@@ -17,7 +17,7 @@ import math
 import torch
 from hypothesis import strategies as st
 
-from .. import _strategies as gs
+from . import shared as gs
 
 __all__ = [
     "FLOATS",

@@ -13,7 +13,7 @@
 import torch
 from hypothesis import strategies as st
 
-from .. import _strategies as gs
+from . import shared as gs
 
 __all__ = [
     "broadcastable_to",
