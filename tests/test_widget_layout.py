@@ -1,6 +1,6 @@
 """The memory layout widget: its pure logic against torch, and its state without a browser.
 
-torch is the oracle. Layouts come from ``grader._strategies``: real torch views
+torch is the oracle. Layouts come from ``grader.hidden.strategies.shared``: real torch views
 (permuted, sliced with steps, narrowed, expanded, zero-size dims) over an
 ``arange`` storage, where every value *is* its storage position, and raw
 ``(shape, stride, offset)`` triples with arbitrary (also overlapping) strides.

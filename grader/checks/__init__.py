@@ -1,9 +1,21 @@
 """Public checks: instant feedback in the student's own kernel.
 
-Each chapter module registers one public check per exercise with
-``@public_check``; ``check(fn)`` finds it by the function's name, which is the
-exercise's name everywhere (lesson, solution, release, hidden checks).
-These checks are advice, not grades: grading re-runs hidden checks elsewhere.
+One package per chapter, ``grader/checks/<chapter>/``. Its ``__init__``
+registers one public check per exercise with ``@public_check``; beside it, with
+the same names in every chapter that has them, ``_oracle.py`` (torch's truth),
+``_examples.py`` (examples the hidden checks reuse), ``_harnesses.py`` (code
+that runs next to the student's function) and, for pitfalls, ``_claims.py``.
+The modules beside the chapters (``_registry``, ``_local``, ``_digests``,
+``_finite_answers``) serve them all. ``check(fn)`` finds a check by the
+function's name, which is the exercise's name everywhere (lesson, solution,
+release, hidden checks).
+
+What runs where: ``check`` imports every chapter in the student's own kernel,
+so nothing a chapter's ``__init__`` imports may import hypothesis or anything
+under ``grader/hidden``. The judge imports these checks too, and alone imports
+``_finite_answers`` and ``pitfalls/_claims.py`` (they compute answers) and the
+hidden checks' strategies (``grader/hidden/strategies``). These checks are
+advice, not grades: grading re-runs hidden checks elsewhere.
 """
 
 import importlib
@@ -21,7 +33,7 @@ def _load_chapters() -> None:
 
 
 def exercise_names() -> dict[str, str]:
-    """Every exercise with a public check, mapped to its chapter module."""
+    """Every exercise with a public check, mapped to its chapter (its package's name)."""
     _load_chapters()
     return {name: entry.chapter for name, entry in registered().items()}
 

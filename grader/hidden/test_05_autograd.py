@@ -6,7 +6,7 @@ feedback. The comparisons live in ``grader.checks.autograd`` (shared with the
 public ``check``); here we only choose the inputs.
 
 Graphs, ``.grad`` after ``backward`` and callables cannot cross to the
-judge, so most checks run a harness (``grader.checks._autograd_harnesses``)
+judge, so most checks run a harness (``grader.checks.autograd._harnesses``)
 beside the student's function: it builds the graph or the losses there from
 plain data and reports facts, which the comparisons verify against torch.
 

@@ -1,7 +1,7 @@
 """``new-exercise``: the stubs of a new exercise, in the four places an exercise lives.
 
     solutions/<assignment>/<assignment>.ipynb    task, answer and test cells; intro table row
-    grader/checks/<chapter>.py                   its public check (examples + comparison)
+    grader/checks/<chapter>/__init__.py          its public check (examples + comparison)
     grader/hidden/test_<assignment>.py           three hidden checks
     tests/wrong_answers/<chapter>.py             two plausible wrong answers
 
@@ -68,11 +68,11 @@ def new_exercise(course: Course, assignment: str, name: str,
                 f"_{name}_examples and compare_{name}, registered with @public_check",
                 [f"_{name}_examples: return the argument tuples that check({name}) tries",
                  f"compare_{name}(fn, ...): call fn, ask torch (an oracle in "
-                 f"_{chapter}_oracle.py if it is long), raise Mismatch with the input on a "
-                 "difference",
+                 f"grader/checks/{chapter}/_oracle.py if it is long), raise Mismatch with "
+                 "the input on a difference",
                  "a fact that cannot cross the wire (a graph, a .grad, a callable) needs a "
                  "harness: grader/student/_harness.py; see fn.harness(...) in "
-                 "grader/checks/autograd.py"]),
+                 "grader/checks/autograd/__init__.py"]),
         Written(places["hidden"], _hidden_text(texts["hidden"], assignment, name, number),
                 f"test_{name}_1 to test_{name}_{HIDDEN_STUBS}, marked "
                 f'@pytest.mark.exercise("{name}")',

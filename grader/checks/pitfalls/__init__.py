@@ -2,9 +2,9 @@
 
 Six exercises repair a broken snippet; ``compare_<exercise>(fn, *example)``
 calls the student's repaired function on one example, asks torch for the truth
-(``_pitfalls_oracle``) and raises ``Mismatch`` with a small counterexample when
+(``_oracle``) and raises ``Mismatch`` with a small counterexample when
 they disagree. The seventh, ``predict_verdicts``, is graded claim group by
-claim group against the installed torch (``_pitfalls_claims``). The hidden
+claim group against the installed torch (``_claims``). The hidden
 checks (``grader/hidden/test_06_pitfalls.py``) reuse these functions on
 hypothesis-generated inputs, so public and hidden checks cannot drift apart.
 """

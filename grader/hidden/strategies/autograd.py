@@ -51,7 +51,7 @@ def _leaves(draw, count, optional_grad):
 
 @st.composite
 def graph_recipes(draw, shared=False, cutting=False, max_nodes=7):
-    """A recipe for ``_autograd_harnesses.graph_harness``.
+    """A recipe for ``grader.checks.autograd._harnesses.graph_harness``.
 
     A tree uses each leaf and each result exactly once (in a random order); with
     ``shared`` every operand is any earlier value, so nodes and leaves may be reached

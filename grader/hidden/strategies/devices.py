@@ -1,7 +1,7 @@
 """Hypothesis strategies for chapter 4's hidden checks (devices).
 
 * ``tensors``: tensors of any wire dtype with the layouts real torch ops make
-  (``grader._strategies.layouts``), on the CPU or on the meta device;
+  (``shared.layouts``), on the CPU or on the meta device;
 * ``batches`` / ``flat_batches``: what a data loader yields, nested dicts,
   lists, tuples and namedtuples of tensors, strings, numbers, bools and None,
   built around a CPU tensor so that every example has one to move;

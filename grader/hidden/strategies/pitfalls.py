@@ -1,6 +1,6 @@
 """Hypothesis strategies for chapter 6's hidden checks (pitfalls).
 
-Every tensor is laid out by real torch ops (``grader._strategies.layouts``:
+Every tensor is laid out by real torch ops (``shared.layouts``:
 permuted, stepped, offset, expanded), then given values that suit its
 exercise by ``with_values``, which rewrites the storage and keeps the layout.
 

@@ -1,8 +1,8 @@
-"""Hypothesis strategies for chapter 3's hidden checks (on top of ``grader._strategies``).
+"""Hypothesis strategies for chapter 3's hidden checks (on top of ``shared``).
 
 * ``broadcastable_to`` / ``compatible_shapes`` / ``clashing_shapes``: shapes
   that broadcast together (or do not), built from a common target shape.
-* ``refilled``: a tensor from ``grader._strategies.layouts`` (a real layout:
+* ``refilled``: a tensor from ``shared.layouts`` (a real layout:
   permuted, sliced, offset, expanded) whose storage is then overwritten with
   seeded random values, so values are no longer storage positions but the
   layout is unchanged.

@@ -1,6 +1,6 @@
-"""Hypothesis strategies shared by every chapter's hidden checks.
+"""Hypothesis strategies shared by every chapter's hidden checks (and the grader's tests).
 
-Three families, from plain data to real tensors:
+Four families, from plain data to real tensors:
 
 * ``shapes``: tuples of 0-4 sizes, sizes 0 and 1 included, few elements.
 * ``layouts``: tensors made by real torch ops (reshape, permute, slicing with
@@ -216,8 +216,8 @@ def transposed(draw, tensors):
 def strided_specs(draw, shape=None, max_stride=8, max_offset=6):
     """A ``(shape, stride, offset)`` triple with arbitrary nonnegative strides (overlaps too).
 
-    In bounds of a storage of ``storage_extent(shape, stride, offset)`` elements (the
-    storage_strides oracle's ``storage_extent``).
+    In bounds of a storage of ``storage_extent(shape, stride, offset)`` elements
+    (``grader.checks.storage_strides._oracle``).
     """
     shape = tuple(draw(shape if shape is not None else shapes()))
     stride = tuple(draw(st.integers(0, max_stride)) for _ in shape)
