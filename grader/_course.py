@@ -4,7 +4,31 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["Course"]
+__all__ = ["Course", "SPEED_PIECES", "speed_pieces_off"]
+
+# The pieces that make grading fast, each of which ``benchmarks/grading_bench.py``
+# can turn off to measure what it is worth. No piece changes a verdict.
+SPEED_PIECES = {
+    "replay": "a warm judge replays the examples its checks drew for the instructor's "
+              "solution instead of searching again (grader/judge/_replay.py)",
+    "zygote": "students' processes are forked from a process that has imported torch "
+              "(grader/student/_zygote.py); off: a fresh interpreter per notebook",
+    "warm-judges": "a judge process grades notebook after notebook "
+                   "(grader/judge/_judge_server.py); off: a new judge per notebook",
+    "overlap": "nbgrader's steps take each notebook as soon as it is judged, while the "
+               "others are judged (grader/cli.py); off: after every notebook is judged",
+}
+_OFF_VARIABLE = "TENSOR_ANATOMY_BENCH_WITHOUT"
+
+
+def speed_pieces_off() -> frozenset[str]:
+    """The pieces ``$TENSOR_ANATOMY_BENCH_WITHOUT`` (comma-separated) turns off; for the bench."""
+    off = frozenset(filter(None, os.environ.get(_OFF_VARIABLE, "").replace(" ", "").split(",")))
+    unknown = off - SPEED_PIECES.keys()
+    if unknown:
+        raise ValueError(f"{_OFF_VARIABLE}: unknown piece(s) {sorted(unknown)}; "
+                         f"known: {sorted(SPEED_PIECES)}")
+    return off
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from grader import _authoring, _notebook
+from grader._course import speed_pieces_off
 from grader.batch import _gradebook, _triage
 from grader.batch._parallel import judge_batch
 from grader.batch._report import plot_scores
@@ -146,7 +147,11 @@ def _grade(course: Course, assignments: list[str], jobs: int | None,
         steps().report(assignment, len(students))
         failed.extend(_verify_and_summarize(course, assignment, problems[assignment]))
 
-    if jobs != 1 or scheduler:
+    parallel = jobs != 1 or scheduler
+    if parallel and "overlap" in speed_pieces_off():  # benched: nbgrader after judging
+        _judge_ahead(course, assignments, jobs, scheduler, problems, None, None)
+        parallel = False
+    if parallel:
         # Imported before the nbgrader lane starts: while one thread imports distributed,
         # another thread importing it sees it half-initialised (ImportError, a flaky run).
         import distributed  # noqa: F401
@@ -154,7 +159,7 @@ def _grade(course: Course, assignments: list[str], jobs: int | None,
     # as soon as it is judged, while the cluster judges the rest.
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="nbgrader") as lane:
         queued = [lane.submit(register_releases)]
-        if jobs != 1 or scheduler:
+        if parallel:
             _judge_ahead(course, assignments, jobs, scheduler, problems,
                          each_judged=lambda a, paths: queued.append(
                              lane.submit(through_nbgrader, a, _students(paths))),

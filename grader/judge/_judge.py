@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from grader import _notebook
+from grader._course import speed_pieces_off
 from grader.judge import _judge_server
 from grader.judge._plugin import Grading
 from grader.judge._remote import configured_student
@@ -27,7 +28,8 @@ from grader.student import _sandbox
 __all__ = ["hidden_checks_path", "run_judge"]
 
 HIDDEN = Path(__file__).parents[1] / "hidden"
-_GRADING = Grading(ExampleReplay())  # a warm judge's recorded examples, notebook after notebook
+# A warm judge's recorded examples, notebook after notebook (unless benched).
+_GRADING = Grading(None if "replay" in speed_pieces_off() else ExampleReplay())
 
 
 def hidden_checks_path(assignment: str) -> Path:
@@ -82,7 +84,7 @@ def main(argv=None) -> int:
     options = parser.parse_args(argv)
     _sandbox.protect_judge()  # the student's process cannot read or write our memory
     if options.serve:
-        return _judge_server.serve(run_judge)
+        return _judge_server.serve(run_judge, prime=_GRADING.replay is not None)
     if not (options.notebook and options.assignment and options.out):
         parser.error("give NOTEBOOK, --assignment and --out (or --serve)")
     verdict = run_judge(options.notebook, options.assignment, options.checks)

@@ -29,6 +29,7 @@ import subprocess
 import sys
 import threading
 
+from grader._course import speed_pieces_off
 from grader.student import _sandbox, _worker
 
 __all__ = ["Zygote", "zygote"]
@@ -96,8 +97,16 @@ _current: Zygote | None = None
 
 
 def zygote() -> Zygote:
-    """This process's zygote, started (again) if there is none alive."""
+    """This process's zygote, started (again) if there is none alive.
+
+    With the zygote benched (``speed_pieces_off``), a fresh one for every call:
+    each student's process then pays torch's import, as without a zygote.
+    """
     global _current
+    if _current is not None and "zygote" in speed_pieces_off():
+        _current.proc.kill()  # its last child, done by now, dies with it
+        _current.proc.wait()
+        _current = None
     if _current is None or not _current.alive():
         _current = Zygote()
     return _current
