@@ -39,7 +39,7 @@ mutants: setup
 STUDENTS ?= 30
 bench: setup
 	$(PY) benchmarks/widgets_bench.py
-	$(PY) benchmarks/grading_bench.py --students $(STUDENTS)
+	$(PY) benchmarks/grading_bench.py --students $(STUDENTS) --pieces
 
 release: setup
 	$(PY) -m grader.cli release
