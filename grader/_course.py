@@ -9,8 +9,8 @@ __all__ = ["Course", "SPEED_PIECES", "speed_pieces_off"]
 # The pieces that make grading fast, each of which ``benchmarks/grading_bench.py``
 # can turn off to measure what it is worth. No piece changes a verdict.
 SPEED_PIECES = {
-    "replay": "a warm judge replays the examples its checks drew for the instructor's "
-              "solution instead of searching again (grader/judge/_replay.py)",
+    "replay": "a warm judge replays the examples a check drew for an earlier notebook "
+              "that passed it, instead of searching again (grader/judge/_replay.py)",
     "zygote": "students' processes are forked from a process that has imported torch "
               "(grader/student/_zygote.py); off: a fresh interpreter per notebook",
     "warm-judges": "a judge process grades notebook after notebook "

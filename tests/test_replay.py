@@ -176,20 +176,3 @@ def _outcomes(verdict: dict) -> dict:
 def _details(verdict: dict) -> dict:
     return {name: [c["detail"] for c in record["checks"]]
             for name, record in verdict["exercises"].items() if name not in HISTORY_DEPENDENT}
-
-
-def test_a_primed_judge_replays_its_first_submission(monkeypatch, tmp_path):
-    """A warm judge records from the instructor's solution before its first notebook of an
-    assignment: the first submission it sees already replays, so no notebook depends on
-    which ones a judge saw before."""
-    from grader.judge import _judge_server
-
-    assignment = "02_creating_tensors"
-    replay = ExampleReplay()
-    monkeypatch.setattr(_judge, "_GRADING", Grading(replay))
-    _judge_server._prime(_judge.run_judge, assignment)
-    recorded = replay.searched
-    notebook = tmp_path / "complete.ipynb"
-    notebook.write_text(json.dumps(_complete(assignment)), encoding="utf-8")
-    _judge.run_judge(notebook, assignment)
-    assert recorded > 0 and replay.replayed == recorded and replay.searched == recorded

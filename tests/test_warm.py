@@ -8,6 +8,8 @@ gives exactly the verdict of a judge started for that one notebook.
 import json
 import subprocess
 import sys
+import threading
+from types import SimpleNamespace
 
 import pytest
 import torch
@@ -170,3 +172,17 @@ def test_the_grading_command_and_cluster_workers_leave_torch_to_the_judges():
     imported = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                               text=True, check=True).stdout.strip()
     assert imported == "[]"
+
+
+def test_a_thread_takes_back_its_own_idle_judge_before_another_threads(monkeypatch):
+    # Each of a cluster's in-process workers keeps to the judge that recorded its examples.
+    key = _judge_server._key(_judge_server._configuration())  # both of this configuration
+
+    def idle_judge(owner):
+        return SimpleNamespace(owner=owner, key=key, proc=SimpleNamespace(poll=lambda: None))
+
+    mine, theirs = idle_judge(threading.get_ident()), idle_judge(-1)
+    monkeypatch.setattr(_judge_server, "_idle", [mine, theirs])
+    assert _judge_server._take() is mine
+    assert _judge_server._take() is theirs  # rather than start a judge of its own
+    assert theirs.owner == threading.get_ident()

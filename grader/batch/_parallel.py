@@ -55,12 +55,10 @@ def _pending(batch: dict[str, tuple[dict, list[Path]]], folder: Path) -> dict:
 def _chains(order: list, workers: int) -> list[list]:
     """``order``'s notebooks dealt into chains, each judged one after another on one worker.
 
-    A judge records an assignment's examples from the solution the first time it
-    meets that assignment, and replays them after (``_judge_server``): any order
-    gives the same verdicts, but a chain keeps an assignment on few judges, so
-    few of them pay for recording it (a plain pool, where every judge meets every
-    assignment, measured slower). An assignment gets its share of the workers in
-    chains (at least one).
+    A judge records a check's examples on the first notebook that passes it and
+    replays them for the next ones (``_replay``), so each chain pays the search
+    once (any order gives the same verdicts; only the time differs). An
+    assignment gets its share of the workers in chains (at least one).
     """
     chains = []
     for _, group in itertools.groupby(order, key=lambda item: item[1][1]):
@@ -75,7 +73,7 @@ def _queues(chains: list[list], workers: list[str]) -> dict[str, list]:
 
     A worker judges its queue in order, one notebook at a time: its assignments
     are judged one after another, so nbgrader can take each in turn while the
-    cluster judges the rest.
+    cluster judges the rest, and no worker's queue interleaves two searches.
     """
     queues = {worker: [] for worker in workers}
     for chain in chains:

@@ -84,7 +84,7 @@ def main(argv=None) -> int:
     options = parser.parse_args(argv)
     _sandbox.protect_judge()  # the student's process cannot read or write our memory
     if options.serve:
-        return _judge_server.serve(run_judge, prime=_GRADING.replay is not None)
+        return _judge_server.serve(run_judge)
     if not (options.notebook and options.assignment and options.out):
         parser.error("give NOTEBOOK, --assignment and --out (or --serve)")
     verdict = run_judge(options.notebook, options.assignment, options.checks)

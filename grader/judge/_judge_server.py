@@ -8,13 +8,9 @@ with every student's process forked fresh from the judge's zygote
 only ever ran in its own confined process, and the judge keeps nothing of a
 student between notebooks (no example database; derandomized examples). It
 does keep the examples it drew for checks that passed, to replay them
-(``_replay``): drawn by its own strategies, untouched by any answer. It
-draws them first from the instructor's solution, the first time it meets an
-assignment (``_prime``), so that every judge replays every check a
-submission passes, whatever it judged before: the order in which notebooks
-reach judges does not matter.
+(``_replay``): drawn by its own strategies, untouched by any answer.
 
-``judge(nb, assignment)`` takes any idle warm judge of this process (or starts
+``judge(nb, assignment)`` takes an idle warm judge of this process (or starts
 one), so that threads judge in parallel. A judge that fails, times out or has
 graded ``_recycle_after()`` notebooks is replaced.
 
@@ -38,12 +34,10 @@ import threading
 import time
 from pathlib import Path
 
-from grader._course import Course, speed_pieces_off
+from grader._course import speed_pieces_off
 from grader.student import _sandbox
 
 __all__ = ["close_idle", "judge", "serve"]
-
-_COURSE = Course(Path(__file__).parents[2])
 
 
 def _recycle_after() -> int:
@@ -74,7 +68,7 @@ class _WarmJudge:
         self.proc = _sandbox.start_tied(
             [sys.executable, "-m", "grader.judge._judge", "--serve"], stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=environment, cwd=folder)
-        self.served = 0
+        self.served, self.owner = 0, threading.get_ident()
         self.key = _key(configuration)  # served only requests made under this configuration
 
     def judge(self, request: dict, timeout: float) -> str:
@@ -103,18 +97,23 @@ _lock = threading.Lock()
 
 
 def _take() -> _WarmJudge:
-    """An idle judge of this process's configuration now; else a new judge, started with
-    this configuration. Idle judges of another configuration are stopped: nothing would
-    take them."""
-    configuration = _configuration()
+    """An idle judge of this process's configuration now, the one this thread used last
+    if there is one; else a new judge, started with this configuration.
+
+    Threads that judge in parallel (a cluster's in-process workers) each keep
+    to their own judge, and so replay what it recorded (``_replay``). Idle
+    judges of another configuration are stopped: nothing would take them.
+    """
+    me, configuration = threading.get_ident(), _configuration()
     key, taken = _key(configuration), None
     with _lock:
         stale = [warm for warm in _idle if warm.key != key]
         _idle[:] = [warm for warm in _idle if warm.key == key]
+        _idle.sort(key=lambda warm: warm.owner == me)  # this thread's own judge last
         while _idle and taken is None:
             warm = _idle.pop()
             if warm.proc.poll() is None:
-                taken = warm
+                warm.owner, taken = me, warm
             else:
                 stale.append(warm)
     for warm in stale:  # outside the lock: other threads need not wait for these
@@ -155,22 +154,8 @@ def judge(nb: dict, assignment: str, timeout: float = 900.0, checks: Path | None
     return verdict
 
 
-def _prime(run_judge, assignment: str) -> None:
-    """Record the examples of every check the instructor's solution passes (``_replay``).
-
-    Judged like any notebook; without a solution (a student edition) nothing is
-    recorded, and each check is searched on the first submission that passes it.
-    """
-    with contextlib.suppress(Exception):  # a solution that fails a check records nothing
-        run_judge(_COURSE.source_notebook(assignment), assignment, None)
-
-
-def serve(run_judge, prime: bool = True) -> int:
-    """The judge's side: a request per line on stdin, "ok" or the failure per line back.
-
-    ``prime``: judge the instructor's solution first, the first time an
-    assignment is asked for (``_prime``).
-    """
+def serve(run_judge) -> int:
+    """The judge's side: a request per line on stdin, "ok" or the failure per line back."""
     answers = os.fdopen(os.dup(1), "w", buffering=1)
     os.dup2(2, 1)  # whatever pytest prints cannot garble the answers
     import hypothesis  # noqa: F401 - imported now, so that freeze() below covers it
@@ -182,13 +167,8 @@ def serve(run_judge, prime: bool = True) -> int:
         _zygote.fork_zygote_here()
     # What is imported now lives as long as we do: the collector need not walk it again.
     gc.freeze()
-    primed = set() if prime and _recycle_after() > 1 else None  # None: never worth it
     for line in sys.stdin:
         request = json.loads(line)
-        if primed is not None and request["checks"] is None \
-                and request["assignment"] not in primed:
-            primed.add(request["assignment"])
-            _prime(run_judge, request["assignment"])
         try:
             verdict = run_judge(Path(request["notebook"]), request["assignment"],
                                 request["checks"])
