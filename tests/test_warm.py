@@ -13,7 +13,7 @@ from types import SimpleNamespace
 
 import pytest
 import torch
-from conftest import ROOT, load_notebook
+from conftest import ROOT, complete_notebook, load_notebook
 
 from grader._course import Course
 from grader.batch._demo import synthetic_submission
@@ -186,3 +186,15 @@ def test_a_thread_takes_back_its_own_idle_judge_before_another_threads(monkeypat
     assert _judge_server._take() is mine
     assert _judge_server._take() is theirs  # rather than start a judge of its own
     assert theirs.owner == threading.get_ident()
+
+
+def test_benched_without_the_zygote_a_notebook_grades_the_same(monkeypatch):
+    # make bench's "without zygote": a fresh zygote per student's process, stopped with it.
+    # Chapter 3's checks start a second process for one notebook: the first one's zygote
+    # must not take the second one down (it once did, and cost a complete notebook points).
+    monkeypatch.setattr(_judge_server, "_idle", [])
+    monkeypatch.setenv("TENSOR_ANATOMY_BENCH_WITHOUT", "zygote")
+    assignment = "03_shape_ops_broadcasting"
+    verdict = _judge_server.judge(complete_notebook(assignment), assignment)
+    _judge_server.close_idle()
+    assert all(e["passed"] == e["total"] for e in verdict["exercises"].values()), verdict

@@ -44,8 +44,9 @@ class _Channel:
         requests, self._requests = os.pipe()
         self._replies, replies = os.pipe()
         try:
-            self.pid, self._pidfd = zygote().fork(workdir, _hidden_paths(), limits,
-                                                  requests, replies)
+            self._zygote = zygote()
+            self.pid, self._pidfd = self._zygote.fork(workdir, _hidden_paths(), limits,
+                                                      requests, replies)
         finally:
             os.close(requests)
             os.close(replies)
@@ -108,6 +109,7 @@ class _Channel:
         for fd in (self._requests, self._replies, self._pidfd):
             os.close(fd)
         self._pidfd = -1
+        self._zygote.release()
 
 
 _COURSE = Course(Path(__file__).resolve().parents[2])  # the checkout this grader is in

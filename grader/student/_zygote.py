@@ -59,9 +59,9 @@ class _ForkedProcess:
 class Zygote:
     """The judge's handle on its fork server (started on first use)."""
 
-    def __init__(self, fork_this_process: bool = False):
+    def __init__(self, fork_this_process: bool = False, private: bool = False):
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-        self._socket, self._lock = ours, threading.Lock()
+        self._socket, self._lock, self.private = ours, threading.Lock(), private
         if fork_this_process:
             self.proc = _ForkedProcess(_fork_zygote(theirs, ours))
             theirs.close()
@@ -92,6 +92,13 @@ class Zygote:
     def alive(self) -> bool:
         return self.proc.poll() is None
 
+    def release(self) -> None:
+        """Done with the child forked from it: a private zygote stops (a shared one stays)."""
+        if self.private:
+            self.proc.kill()
+            self.proc.wait()
+            self._socket.close()
+
 
 _current: Zygote | None = None
 
@@ -99,14 +106,13 @@ _current: Zygote | None = None
 def zygote() -> Zygote:
     """This process's zygote, started (again) if there is none alive.
 
-    With the zygote benched (``speed_pieces_off``), a fresh one for every call:
-    each student's process then pays torch's import, as without a zygote.
+    With the zygote benched (``speed_pieces_off``), a fresh one for the caller
+    alone, which stops it with its one child (``Zygote.release``): each
+    student's process then pays torch's import, as without a zygote.
     """
     global _current
-    if _current is not None and "zygote" in speed_pieces_off():
-        _current.proc.kill()  # its last child, done by now, dies with it
-        _current.proc.wait()
-        _current = None
+    if "zygote" in speed_pieces_off():
+        return Zygote(private=True)
     if _current is None or not _current.alive():
         _current = Zygote()
     return _current
