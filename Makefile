@@ -7,7 +7,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 ASSIGNMENT ?=
 
-.PHONY: setup lab test lint mutants bench release grade demo validate new-exercise clean-instructor
+.PHONY: setup lab test lint mutants bench release grade demo validate new-exercise student-edition clean-instructor
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -59,6 +59,12 @@ validate: setup
 new-exercise: setup
 	$(if $(and $(ASSIGNMENT),$(NAME)),,$(error usage: make new-exercise ASSIGNMENT=01_storage_strides NAME=my_function [POINTS=2]))
 	$(PY) -m grader.cli new-exercise $(ASSIGNMENT) $(NAME) $(if $(POINTS),--points $(POINTS))
+
+# make student-edition OUT=../tensor-anatomy-student: the course as students get it, a git
+# repository with its own make lab and make test, and no answer in it.
+student-edition: setup
+	$(if $(OUT),,$(error usage: make student-edition OUT=DIR))
+	$(PY) -m grader.cli student-edition $(OUT)
 
 clean-instructor:
 	rm -rf instructor

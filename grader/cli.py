@@ -287,6 +287,9 @@ def main(argv=None) -> int:
     new_cmd.add_argument("assignment", help="e.g. 01_storage_strides")
     new_cmd.add_argument("name", help="the exercise's name: the student's function's name")
     new_cmd.add_argument("--points", type=int, default=2, help="its points (default: 2)")
+    edition_cmd = sub.add_parser("student-edition",
+                                 help="write the course as students get it (no answers)")
+    edition_cmd.add_argument("out", type=Path, help="a new folder (becomes a git repository)")
     for command in (grade_cmd, demo_cmd, validate_cmd):
         command.add_argument("--allow-unconfined", action="store_true",
                              help="grade even where the kernel refuses the sandbox's namespaces "
@@ -299,6 +302,13 @@ def main(argv=None) -> int:
         from grader import scaffold
 
         return scaffold.main(course, options.assignment, options.name, options.points)
+    if options.command == "student-edition":
+        from grader import edition
+
+        written = edition.build(course, options.out)
+        print(f"student edition: {len(written)} files in {options.out} (a git repository); "
+              f"students clone it and run make lab")
+        return 0
     if not _sandbox_ready(options.allow_unconfined):
         return 2
     if options.command == "validate":

@@ -54,4 +54,10 @@ def check(answer) -> None:
     if entry is None:
         raise LookupError(f"no public check for {name!r}; known: {sorted(registered())}")
     count = entry.run(answer)
-    print(f"✓ {name}: {count} examples agree with torch")
+    from . import _digests  # not at the top: the judge's (and zygote's) memory stays as it was
+
+    if _digests.withheld() and name in _digests.finite_exercises():
+        print(f"✓ {name}: the form of your answers is right ({count} examples); whether "
+              f"they are right is for the grader to say, not this check")
+    else:
+        print(f"✓ {name}: {count} examples agree with torch")

@@ -7,6 +7,11 @@ it, or computed it. So the student's kernel holds only
 ``answer_digests.json``, written at release from torch's own answers
 (``_finite_answers``) and checked for drift by a test. Grading never reads
 it: the judge asks torch again.
+
+A digest of a two-way answer still gives it away to anyone who hashes both
+ways, so the student edition (``grader.edition``) holds the exercises' names
+only (``withheld``): there its public checks judge an answer's form, and
+only the grader says whether it is right.
 """
 
 import functools
@@ -14,7 +19,8 @@ import hashlib
 import json
 from pathlib import Path
 
-__all__ = ["DIGESTS_FILE", "digest", "factory_items", "finite_exercises", "is_right", "matches"]
+__all__ = ["DIGESTS_FILE", "digest", "factory_items", "finite_exercises", "is_right", "matches",
+           "withheld"]
 
 DIGESTS_FILE = Path(__file__).with_name("answer_digests.json")
 
@@ -39,9 +45,17 @@ def matches(exercise: str, item: str, answer: str) -> bool:
     return digest(table["salt"], exercise, item, answer) == expected
 
 
+def withheld() -> bool:
+    """Whether the answers' digests were left out here (a student edition)."""
+    return "digests" not in _table()
+
+
 def is_right(exercise: str, item: str, answer: str, truth: str | None) -> bool:
-    """``answer == truth`` where the judge asked torch; otherwise, the digest decides."""
-    return answer == truth if truth is not None else matches(exercise, item, answer)
+    """``answer == truth`` where the judge asked torch; otherwise the digest decides, and
+    in a student edition nothing does (True: only the answer's form could be checked)."""
+    if truth is not None:
+        return answer == truth
+    return withheld() or matches(exercise, item, answer)
 
 
 def factory_items(expression: str) -> tuple[str, str]:
@@ -51,4 +65,5 @@ def factory_items(expression: str) -> tuple[str, str]:
 
 def finite_exercises() -> set[str]:
     """The exercises with a finite answer: those the digests were written for."""
-    return set(_table()["digests"])
+    table = _table()
+    return set(table["withheld"] if withheld() else table["digests"])

@@ -1,0 +1,113 @@
+"""The student edition's own README, Makefile, requirements and .gitignore."""
+
+import tomllib
+
+from grader._course import Course
+
+__all__ = ["edition_files"]
+
+# What only grading needs (the judge, its cluster, its gradebook, its sandbox).
+_GRADER_ONLY = {"hypothesis", "distributed", "psycopg[binary]", "pyseccomp"}
+
+_MAKEFILE = """\
+# Tensor Anatomy, student edition: two commands on a fresh machine.
+#   make lab    set up .venv (progress shown) and open JupyterLab on the course
+#   make test   set up .venv and re-run every lesson against its stored outputs
+# Options: make lab PORT=9999 LAB_ARGS="--no-browser"
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed-stamp
+PORT   ?= 8888
+LAB_ARGS ?=
+export PYTHONPATH := $(CURDIR)
+# nbgrader's instructor server extension: off, in a file read after nbgrader's own (zz-).
+FORMGRADER := "nbgrader.server_extensions.formgrader"
+
+.PHONY: setup lab test
+
+$(STAMP): requirements.txt
+\t$(PYTHON) -m venv $(VENV)
+\t$(PY) -m pip install --disable-pip-version-check -r requirements.txt
+\t@# Instructors' tools stay out of the students' JupyterLab.
+\t$(PY) -m jupyterlab.labextensions disable --level=sys_prefix \\
+\t\t@jupyter/nbgrader:formgrader @jupyter/nbgrader:create-assignment
+\tmkdir -p $(VENV)/etc/jupyter/jupyter_server_config.d
+\techo '{"ServerApp": {"jpserver_extensions": {$(FORMGRADER): false}}}' \\
+\t\t> $(VENV)/etc/jupyter/jupyter_server_config.d/zz-student-edition.json
+\ttouch $(STAMP)
+
+setup: $(STAMP)
+
+# JupyterLab refuses root unless told; containers often are root.
+ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
+
+lab: setup
+\t$(PY) -m jupyterlab $(ROOT_FLAG) --port $(PORT) --ServerApp.root_dir="$(CURDIR)" \\
+\t\t--LabApp.default_url=/lab/tree/course/01_storage_strides.ipynb $(LAB_ARGS)
+
+test: setup
+\t$(PY) -m pytest -p no:cacheprovider --nbval course \\
+\t\t--nbval-sanitize-with course/nbval_sanitize.cfg
+"""
+
+_README = """\
+# Tensor Anatomy (student edition)
+
+An interactive course on the PyTorch tensor: storage, strides, views, devices,
+autograd. Every claim in a lesson is a cell whose output was produced by the
+torch you will run ({torch}).
+
+## Start
+
+```bash
+make lab     # sets up .venv (a few minutes the first time), opens JupyterLab
+make test    # re-runs every lesson and compares it with its stored outputs
+```
+
+You need `python3` (3.11 or newer) and `make`.
+`make lab PORT=9999 LAB_ARGS=--no-browser` picks another port, or no browser.
+
+## How to work
+
+1. Read and run a lesson in `course/`, in order:
+{lessons}
+2. Open its assignment in `exercises/` and replace each
+   `raise NotImplementedError()` with your code.
+3. The cell under each exercise runs `check(your_function)`: instant feedback,
+   either a line starting with `✓`, or a `Mismatch` with a small
+   counterexample. For exercises with a fixed set of answers
+   ({withheld}) `check` tells you whether your answer has the right form
+   only: whether it is right is for the grader.
+4. Your grade comes from hidden checks run by your instructor on many more
+   inputs, outside your notebook. Passing `check` is a good sign, not a
+   guarantee.
+
+This edition holds no solution and no hidden check.
+"""
+
+_GITIGNORE = ".venv/\n__pycache__/\n.ipynb_checkpoints/\n.pytest_cache/\n"
+
+
+def requirements(course: Course) -> list[str]:
+    """The course's own dependencies, less what only grading needs."""
+    project = tomllib.loads((course.root / "pyproject.toml").read_text(encoding="utf-8"))
+    return [r for r in project["project"]["dependencies"]
+            if r.split("=")[0].split(">")[0].split("<")[0] not in _GRADER_ONLY]
+
+
+def edition_files(course: Course) -> dict[str, str]:
+    """file name → text, at the edition's top level."""
+    from grader.checks import _digests
+
+    needs = requirements(course)
+    torch = next(r for r in needs if r.startswith("torch=="))
+    lessons = "\n".join(f"   - `course/{path.name}`"
+                        for path in sorted(course.root.glob("course/*.ipynb")))
+    withheld = ", ".join(f"`{name}`" for name in sorted(_digests.finite_exercises()))
+    return {
+        "README.md": _README.format(torch=torch, lessons=lessons, withheld=withheld),
+        "Makefile": _MAKEFILE,
+        "requirements.txt": "\n".join(needs) + "\n",
+        ".gitignore": _GITIGNORE,
+    }
