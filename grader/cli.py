@@ -281,6 +281,9 @@ def main(argv=None) -> int:
                            help="notebooks judged at once (default: one per core; 1: serial)")
     grade_cmd.add_argument("--scheduler", help="a Dask scheduler address (default: local)")
     demo_cmd = sub.add_parser("demo", help="grade three synthetic students")
+    demo_cmd.add_argument("--into", type=Path,
+                          help="the folder to grade them in (default: demo/, never the "
+                               "instructor folder)")
     validate_cmd = sub.add_parser("validate", help="run the hidden checks on one notebook")
     validate_cmd.add_argument("notebook", type=Path)
     new_cmd = sub.add_parser("new-exercise", help="write the stubs of a new exercise")
@@ -316,6 +319,10 @@ def main(argv=None) -> int:
     if options.command == "demo":
         from grader.batch._demo import demo
 
+        # The synthetic students get a folder of their own, read by everything that runs.
+        folder = (options.into or course.root / "demo").resolve()
+        os.environ["TENSOR_ANATOMY_INSTRUCTOR_DIR"] = str(folder)
+        print(f"demo: grading synthetic students in {folder}", flush=True)
         return demo(course, grade)
     names = [options.assignment] if options.assignment else course.assignments()
     return grade(course, names, options.jobs, options.scheduler)

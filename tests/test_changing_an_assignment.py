@@ -44,7 +44,9 @@ def test_a_changed_assignment_says_why_and_how_to_go_on(tmp_path):
     course = tmp_path / "course"
     copy_course(course)
     python = str(SCRIPTS / "python")
-    assert _run(course, python, "-m", "grader.cli", "demo").returncode == 0
+    # Earlier grades in the instructor folder, as after a real grading run.
+    instructor = str(course / "instructor")
+    assert _run(course, python, "-m", "grader.cli", "demo", "--into", instructor).returncode == 0
     _add_a_graded_cell(course)
     refused = _run(course, python, "-m", "grader.cli", "grade", ASSIGNMENT)
     assert refused.returncode == 1

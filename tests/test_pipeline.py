@@ -35,8 +35,8 @@ def graded(tmp_path_factory):
     for assignment in ASSIGNMENTS:
         _write_tamperer(Course(ROOT), instructor, assignment)
     _write_restructurer(Course(ROOT), instructor, ASSIGNMENTS[0])
-    done = subprocess.run([sys.executable, "-m", "grader.cli", "demo"], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=1800)
+    done = subprocess.run([sys.executable, "-m", "grader.cli", "demo", "--into", str(instructor)],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800)
     return instructor, done
 
 
@@ -130,3 +130,17 @@ def test_each_nbgrader_step_keeps_its_log_per_notebook(graded):
             log = (instructor / "logs" / f"{step}-{assignment}.log").read_text(encoding="utf-8")
             assert {"--- complete", "--- blank", "--- tamperer"} <= set(log.splitlines())
             assert f"nbgrader {step} {assignment}" in done.stdout
+
+
+def test_demo_grades_in_a_folder_of_its_own_never_the_instructors(monkeypatch, tmp_path):
+    from grader import cli
+    from grader.batch import _demo
+
+    instructor = tmp_path / "instructor"
+    monkeypatch.setenv("TENSOR_ANATOMY_INSTRUCTOR_DIR", str(instructor))
+    seen = []
+    monkeypatch.setattr(_demo, "demo", lambda course, grade: seen.append(course.instructor) or 0)
+    assert cli.main(["demo"]) == 0
+    assert seen == [ROOT / "demo"] and not instructor.exists()
+    assert cli.main(["demo", "--into", str(tmp_path / "elsewhere")]) == 0
+    assert seen[-1] == tmp_path / "elsewhere"
