@@ -9,9 +9,11 @@ ASSIGNMENT ?=
 
 .PHONY: setup lab test lint mutants bench release grade demo validate new-exercise student-edition clean-instructor
 
+# The first set-up takes minutes: pip says what it is collecting and installing as it goes.
 $(STAMP): pyproject.toml
+	@echo "setting up $(VENV): torch, JupyterLab, nbgrader and their dependencies (a few minutes)"
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	$(PY) -m pip install --disable-pip-version-check --progress-bar on -e '.[dev]'
 	touch $(STAMP)
 
 setup: $(STAMP)
