@@ -7,7 +7,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 ASSIGNMENT ?=
 
-.PHONY: setup lab test lint mutants bench release grade demo validate new-exercise student-edition clean-instructor
+.PHONY: setup lab test lint mutants bench release grade demo validate export new-exercise student-edition clean-instructor
 
 # The first set-up takes minutes: pip says what it is collecting and installing as it goes.
 $(STAMP): pyproject.toml
@@ -48,6 +48,10 @@ release: setup
 
 grade: setup
 	$(PY) -m grader.cli grade $(ASSIGNMENT)
+
+# The grades for an LMS in instructor/export/ (make grade writes them too): wide, Canvas, Moodle.
+export: setup
+	$(PY) -m grader.cli export
 
 demo: setup
 	$(PY) -m grader.cli demo

@@ -170,9 +170,19 @@ def _grade(course: Course, assignments: list[str], jobs: int | None,
             step.result()
     failed += [] if steps().export(course.instructor / "grades.csv") else ["export"]
     print(f"CSV: {course.instructor / 'grades.csv'}   feedback: {course.instructor / 'feedback'}")
+    export_for_lms(course)
     if failed:
         print(f"FAILED steps: {', '.join(failed)} (see the log above)", file=sys.stderr)
     return int(bool(failed))
+
+
+def export_for_lms(course: Course) -> int:
+    """The LMS files beside nbgrader's CSV (``_export``): wide, Canvas, Moodle."""
+    from grader.batch._export import export_for_lms as write
+
+    written = write(course.db_url, course.instructor / "export")
+    print("for your LMS: " + "   ".join(str(path) for path in written))
+    return 0
 
 
 def _verify_and_summarize(course: Course, assignment: str, problems: dict[str, str]) -> list:
@@ -280,6 +290,7 @@ def main(argv=None) -> int:
     grade_cmd.add_argument("--jobs", type=int, default=None,
                            help="notebooks judged at once (default: one per core; 1: serial)")
     grade_cmd.add_argument("--scheduler", help="a Dask scheduler address (default: local)")
+    sub.add_parser("export", help="write the grades for an LMS (wide, Canvas, Moodle CSVs)")
     demo_cmd = sub.add_parser("demo", help="grade three synthetic students")
     demo_cmd.add_argument("--into", type=Path,
                           help="the folder to grade them in (default: demo/, never the "
@@ -305,6 +316,8 @@ def main(argv=None) -> int:
         from grader import scaffold
 
         return scaffold.main(course, options.assignment, options.name, options.points)
+    if options.command == "export":
+        return export_for_lms(course)
     if options.command == "student-edition":
         from grader import edition
 

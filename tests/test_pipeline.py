@@ -113,6 +113,16 @@ def test_grades_are_exported_as_csv(graded):
     students = {row["student_id"] for row in rows}
     assert students == {"complete", "partial", "blank", "tamperer", "restructurer"}
     assert {row["assignment"] for row in rows} == set(ASSIGNMENTS)
+    # ... and for an LMS: a row per student, a column per assignment and per exercise.
+    with open(instructor / "export" / "grades_wide.csv", newline="", encoding="utf-8") as f:
+        wide = list(csv.DictReader(f))
+    assert {row["student_id"] for row in wide} == students
+    complete = next(row for row in wide if row["student_id"] == "complete")
+    assert all(float(complete[a]) > 0 for a in ASSIGNMENTS) and complete["total"] == \
+        complete["max"]
+    with open(instructor / "export" / "canvas.csv", newline="", encoding="utf-8") as f:
+        canvas = list(csv.reader(f))
+    assert canvas[0][5:] == ASSIGNMENTS and len(canvas) == 2 + len(students)
 
 
 def test_each_assignment_gets_a_plot_of_its_score_distribution(graded):
