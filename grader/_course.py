@@ -16,7 +16,7 @@ SPEED_PIECES = {
     "warm-judges": "a judge process grades notebook after notebook "
                    "(grader/judge/_judge_server.py); off: a new judge per notebook",
     "overlap": "nbgrader's steps take each notebook as soon as it is judged, while the "
-               "others are judged (grader/cli.py); off: after every notebook is judged",
+               "others are judged (grader/batch/_run.py); off: after every notebook is judged",
 }
 _OFF_VARIABLE = "TENSOR_ANATOMY_BENCH_WITHOUT"
 

@@ -8,7 +8,7 @@ import time
 WAITER = """
 import sys, time
 from pathlib import Path
-from grader.cli import one_grader_at_a_time
+from grader.batch._run import one_grader_at_a_time
 with one_grader_at_a_time(Path(sys.argv[1])):
     print(f"got the lock at {time.time()}", flush=True)
 """

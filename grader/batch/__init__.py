@@ -1,8 +1,10 @@
 """The batch tier: the grading command's own work around the judges.
 
-``_parallel`` judges a class in parallel (a pool or a Dask cluster) and stores
+``_run`` is the grading run (judging ahead, nbgrader's steps beside it, the
+summary); ``_parallel`` judges a class in parallel (a pool or a Dask cluster) and stores
 each verdict (``_verdicts``); ``_triage`` sets aside files that are not
 notebooks; ``_gradebook``, ``_report`` and ``_progress`` summarise and show
-progress; ``_demo`` makes synthetic students. Runs in the grading command (and
+progress; ``_export`` writes the grades for an LMS; ``_demo`` makes synthetic
+students. Runs in the grading command (and
 cluster workers), which never imports torch and never runs student code.
 """
