@@ -31,7 +31,10 @@ COURSE = Course(HERE)  # the one reader of the instructor folder and gradebook s
 INSTRUCTOR = COURSE.instructor
 INSTRUCTOR.mkdir(parents=True, exist_ok=True)  # a stock nbgrader command opens the gradebook here
 
-c.CourseDirectory.course_id = "tensor-anatomy"
+# Hand-in through nbgrader's exchange: set once, here and in the student edition's
+# nbgrader_config.py, from $TENSOR_ANATOMY_EXCHANGE and $TENSOR_ANATOMY_COURSE_ID.
+c.CourseDirectory.course_id = COURSE.course_id
+c.Exchange.root = str(COURSE.exchange)
 c.CourseDirectory.root = str(HERE)
 c.CourseDirectory.source_directory = "solutions"
 c.CourseDirectory.release_directory = "exercises"

@@ -4,7 +4,11 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["Course", "SPEED_PIECES", "speed_pieces_off"]
+__all__ = ["COURSE_ID_DEFAULT", "Course", "EXCHANGE_DEFAULT", "SPEED_PIECES",
+           "speed_pieces_off"]
+
+EXCHANGE_DEFAULT = "/srv/nbgrader/exchange"  # nbgrader's own
+COURSE_ID_DEFAULT = "tensor-anatomy"
 
 # The pieces that make grading fast, each of which ``benchmarks/grading_bench.py``
 # can turn off to measure what it is worth. No piece changes a verdict.
@@ -55,6 +59,18 @@ class Course:
         (e.g. ``postgresql+psycopg://user@host/db`` for many graders at once)."""
         default = f"sqlite:///{self.instructor / 'gradebook.db'}"
         return os.environ.get("TENSOR_ANATOMY_DB_URL", default)
+
+    @property
+    def exchange(self) -> Path:
+        """nbgrader's exchange, where assignments are released to and submitted through:
+        ``$TENSOR_ANATOMY_EXCHANGE``, else nbgrader's own default. Every student and the
+        instructor must be able to write to it."""
+        return Path(os.environ.get("TENSOR_ANATOMY_EXCHANGE", EXCHANGE_DEFAULT))
+
+    @property
+    def course_id(self) -> str:
+        """The course's name in the exchange (``$TENSOR_ANATOMY_COURSE_ID``)."""
+        return os.environ.get("TENSOR_ANATOMY_COURSE_ID", COURSE_ID_DEFAULT)
 
     def assignments(self) -> list[str]:
         """Every assignment: a folder of ``solutions/`` holding a notebook."""

@@ -83,10 +83,40 @@ You need `python3` (3.11 or newer) and `make`.
    inputs, outside your notebook. Passing `check` is a good sign, not a
    guarantee.
 
+## Hand in
+
+Your instructor releases each assignment through nbgrader's exchange. In
+JupyterLab, **Nbgrader > Assignment List**: *Fetch* an assignment (it lands in
+a folder of that name here), work on it, *Validate*, then *Submit* (as often
+as you like: the last one before the due date counts). After grading, *Fetch
+Feedback* shows each check your code passed or failed. The same from a
+terminal in this folder:
+
+```bash
+.venv/bin/python -m nbgrader fetch_assignment 01_storage_strides
+.venv/bin/python -m nbgrader submit 01_storage_strides
+.venv/bin/python -m nbgrader fetch_feedback 01_storage_strides
+```
+
+The course's name and exchange are in `nbgrader_config.py`.
+
 This edition holds no solution and no hidden check.
 """
 
-_GITIGNORE = ".venv/\n__pycache__/\n.ipynb_checkpoints/\n.pytest_cache/\n"
+_NBGRADER_CONFIG = '''"""nbgrader settings for students: the course's name and the exchange that its
+assignments are fetched from and submitted to (JupyterLab's Assignment List, or
+``nbgrader fetch_assignment`` / ``submit`` / ``fetch_feedback`` run in this folder).
+Your instructor says if yours differ: set the two variables."""
+
+import os
+
+c = get_config()  # noqa: F821 - provided by nbgrader when it loads this file
+c.CourseDirectory.course_id = os.environ.get("TENSOR_ANATOMY_COURSE_ID", {course_id!r})
+c.Exchange.root = os.environ.get("TENSOR_ANATOMY_EXCHANGE", {exchange!r})
+'''
+
+# Fetched assignments and feedback are the student's own work, not the edition's.
+_GITIGNORE = ".venv/\n__pycache__/\n.ipynb_checkpoints/\n.pytest_cache/\n/[0-9][0-9]_*/\n"
 
 
 def requirements(course: Course) -> list[str]:
@@ -110,4 +140,7 @@ def edition_files(course: Course) -> dict[str, str]:
         "Makefile": _MAKEFILE,
         "requirements.txt": "\n".join(needs) + "\n",
         ".gitignore": _GITIGNORE,
+        # The instructor's settings as this edition's defaults.
+        "nbgrader_config.py": _NBGRADER_CONFIG.format(course_id=course.course_id,
+                                                       exchange=str(course.exchange)),
     }
