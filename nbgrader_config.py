@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from grader._course import Course
+from grader.bridge._lms_zip import named_regexp
 from grader.bridge._nbgrader import (
     FeedbackExporter,
     autograde_pipeline,
@@ -35,6 +36,15 @@ INSTRUCTOR.mkdir(parents=True, exist_ok=True)  # a stock nbgrader command opens 
 # nbgrader_config.py, from $TENSOR_ANATOMY_EXCHANGE and $TENSOR_ANATOMY_COURSE_ID.
 c.CourseDirectory.course_id = COURSE.course_id
 c.Exchange.root = str(COURSE.exchange)
+# Or an LMS's "download all submissions" zip, in instructor/downloaded/<assignment>/archive/:
+# nbgrader zip_collect <assignment>, with $TENSOR_ANATOMY_LMS (canvas or moodle) its layout.
+# (nbgrader joins this to the course root as text: it must be relative.)
+c.ZipCollectApp.downloaded_directory = os.path.relpath(INSTRUCTOR / "downloaded", HERE)
+try:
+    c.FileNameCollectorPlugin.named_regexp = named_regexp()
+except ValueError as unknown:
+    # nbgrader would log an error in a config file and go on without it: stop instead.
+    sys.exit(f"nbgrader_config.py: {unknown}")
 c.CourseDirectory.root = str(HERE)
 c.CourseDirectory.source_directory = "solutions"
 c.CourseDirectory.release_directory = "exercises"

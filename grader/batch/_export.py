@@ -12,7 +12,7 @@ written as 0 and no exercise. Here, from the same gradebook:
 
 The student's nbgrader id is their login (the hand-in's ``$USER``): Canvas's
 SIS Login ID, Moodle's username; Canvas's own ID where nbgrader knows it
-(``lms_user_id``).
+(``lms_user_id``), or where the id is that number (collected from a Canvas zip).
 """
 
 import csv
@@ -88,8 +88,10 @@ def _canvas_rows(book: Gradebook) -> list[list[str]]:
              *(_number(book.assignments[n]["max"]) for n in names)]]
     for student in book.students:
         display = ", ".join(filter(None, [student["last_name"], student["first_name"]]))
-        rows.append([display or student["id"], student.get("lms_user_id") or "", "",
-                     student["id"], "",
+        # Collected from a Canvas zip, a student's id is their Canvas user id.
+        canvas_id = student.get("lms_user_id") or (student["id"] if student["id"].isdigit()
+                                                    else "")
+        rows.append([display or student["id"], canvas_id, "", student["id"], "",
                      *(_number((book.grades.get((student["id"], n)) or {}).get("total"))
                        for n in names)])
     return rows
