@@ -8,7 +8,6 @@ import csv
 import datetime
 import json
 import os
-import pwd
 import shutil
 import subprocess
 import sys
@@ -19,6 +18,7 @@ from pathlib import Path
 import pytest
 from conftest import ASSIGNMENTS, COURSE, ROOT, load_notebook
 from escape.users import reachable_by_others
+from escape.users import unprivileged_user as _user
 
 from grader import edition
 from grader.batch import _gradebook
@@ -28,15 +28,6 @@ ASSIGNMENT = ASSIGNMENTS[0]
 COURSE_ID = "tensor-anatomy-test"
 STUDENTS = {"ta-ada": 1.0, "ta-bob": 0.5}  # OS user → share of the answers filled in
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="makes OS users: needs root")
-
-
-def _user(name: str) -> pwd.struct_passwd:
-    try:
-        return pwd.getpwnam(name)
-    except KeyError:
-        subprocess.run(["useradd", "--system", "--no-create-home", "--shell",
-                        "/usr/sbin/nologin", name], check=True)
-        return pwd.getpwnam(name)
 
 
 def _run(cmd: list[str], cwd: Path, env: dict, user: str | None = None) -> str:

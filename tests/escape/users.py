@@ -7,8 +7,8 @@ from pathlib import Path
 __all__ = ["reachable_by_others", "unprivileged_user"]
 
 
-def unprivileged_user() -> pwd.struct_passwd:
-    name = "tensor-anatomy-escape"
+def unprivileged_user(name: str = "tensor-anatomy-escape") -> pwd.struct_passwd:
+    """The system user ``name``, made (no home, no login shell) if it does not exist."""
     try:
         return pwd.getpwnam(name)
     except KeyError:
