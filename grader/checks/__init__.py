@@ -41,9 +41,10 @@ def exercise_names() -> dict[str, str]:
 def check(answer) -> None:
     """Run the public check for ``answer`` (the exercise's function).
 
-    Prints a one-line success, or raises ``AssertionError`` whose message is a
-    small counterexample: the input, your result, and torch's.
+    Prints a one-line success, or raises ``Mismatch`` (an ``AssertionError``) whose
+    message is a small counterexample: the input, your result, and torch's.
     """
+    __tracebackhide__ = True  # IPython and pytest leave this frame out of a traceback
     _load_chapters()
     name = getattr(answer, "__name__", None)
     if not registered():
@@ -53,7 +54,12 @@ def check(answer) -> None:
     entry = registered().get(name)
     if entry is None:
         raise LookupError(f"no public check for {name!r}; known: {sorted(registered())}")
-    count = entry.run(answer)
+    try:
+        count = entry.run(answer)
+    except Mismatch as failure:
+        # Raised again from here, alone: the student reads the exercise and the
+        # counterexample, not a traceback through the checks' own frames.
+        raise Mismatch(f"{name}: {failure}") from None
     from . import _digests  # not at the top: the judge's (and zygote's) memory stays as it was
 
     if _digests.withheld() and name in _digests.finite_exercises():

@@ -15,6 +15,11 @@ __all__ = [
 class Mismatch(AssertionError):
     """The student's answer disagrees with torch on a concrete input."""
 
+    def _render_traceback_(self) -> list[str]:
+        """What IPython shows for it: the counterexample, without the checks' own frames
+        (IPython's protocol for an exception that renders itself)."""
+        return [f"{type(self).__name__}: {self}"]
+
 
 @dataclass(frozen=True)
 class _Entry:
