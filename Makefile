@@ -21,8 +21,13 @@ setup: $(STAMP)
 # JupyterLab refuses root unless told; containers and CI machines often are root.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 
+# make lab PORT=9999 TOKEN=secret BROWSER=no: another port, a fixed token, no browser.
+PORT ?= 8888
+LAB_OPTIONS := --port=$(PORT) $(if $(TOKEN),--IdentityProvider.token=$(TOKEN)) \
+	$(if $(filter no,$(BROWSER)),--no-browser)
+
 lab: setup
-	$(VENV)/bin/jupyter lab $(ROOT_FLAG) --ServerApp.root_dir="$(CURDIR)" \
+	$(VENV)/bin/jupyter lab $(ROOT_FLAG) $(LAB_OPTIONS) --ServerApp.root_dir="$(CURDIR)" \
 		--LabApp.default_url=/lab/tree/course
 
 lint: setup

@@ -13,13 +13,14 @@ _MAKEFILE = """\
 # Tensor Anatomy, student edition: two commands on a fresh machine.
 #   make lab    set up .venv (progress shown) and open JupyterLab on the course
 #   make test   set up .venv and re-run every lesson against its stored outputs
-# Options: make lab PORT=9999 LAB_ARGS="--no-browser"
+# Options: make lab PORT=9999 TOKEN=secret BROWSER=no
 PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 PORT   ?= 8888
-LAB_ARGS ?=
+LAB_OPTIONS := --port=$(PORT) $(if $(TOKEN),--IdentityProvider.token=$(TOKEN)) \\
+\t$(if $(filter no,$(BROWSER)),--no-browser)
 export PYTHONPATH := $(CURDIR)
 # nbgrader's instructor server extension: off, in a file read after nbgrader's own (zz-).
 FORMGRADER := "nbgrader.server_extensions.formgrader"
@@ -43,8 +44,8 @@ setup: $(STAMP)
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 
 lab: setup
-\t$(PY) -m jupyterlab $(ROOT_FLAG) --port $(PORT) --ServerApp.root_dir="$(CURDIR)" \\
-\t\t--LabApp.default_url=/lab/tree/course/01_storage_strides.ipynb $(LAB_ARGS)
+\t$(PY) -m jupyterlab $(ROOT_FLAG) $(LAB_OPTIONS) --ServerApp.root_dir="$(CURDIR)" \\
+\t\t--LabApp.default_url=/lab/tree/course/01_storage_strides.ipynb
 
 test: setup
 \t$(PY) -m pytest -p no:cacheprovider --nbval course \\
@@ -66,7 +67,8 @@ make test    # re-runs every lesson and compares it with its stored outputs
 ```
 
 You need `python3` (3.11 or newer) and `make`.
-`make lab PORT=9999 LAB_ARGS=--no-browser` picks another port, or no browser.
+`make lab PORT=9999 TOKEN=secret BROWSER=no` picks another port, a fixed token,
+no browser.
 
 ## How to work
 
