@@ -28,7 +28,7 @@ LAB_OPTIONS := --port=$(PORT) $(if $(TOKEN),--IdentityProvider.token=$(TOKEN)) \
 
 lab: setup
 	$(VENV)/bin/jupyter lab $(ROOT_FLAG) $(LAB_OPTIONS) --ServerApp.root_dir="$(CURDIR)" \
-		--LabApp.default_url=/lab/tree/course
+		--LabApp.default_url=/lab/tree/course/00_start.ipynb
 
 lint: setup
 	$(PY) -m ruff check grader anatomy_widgets tests benchmarks nbgrader_config.py

@@ -20,7 +20,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from grader import _authoring, _notebook
+from grader import _authoring, _navigation, _notebook
 from grader.batch._run import export_for_lms, grade
 from grader.bridge import _steps
 from grader.judge._judge_server import judge
@@ -51,6 +51,8 @@ def release(course: Course, names: list[str] | None = None) -> int:
             print(f"{name}: its intro table and headings now follow its test cells' points")
     codes = [_run_nbgrader(course, "generate_assignment", name, "--force", "--no-db")
              for name in names or course.assignments()]
+    for path in _navigation.refresh(course):  # links to the exercises just released
+        print(f"{path.relative_to(course.root)}: its links now follow the lessons")
     return int(any(codes))
 
 

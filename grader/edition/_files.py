@@ -45,7 +45,7 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 
 lab: setup
 \t$(PY) -m jupyterlab $(ROOT_FLAG) $(LAB_OPTIONS) --ServerApp.root_dir="$(CURDIR)" \\
-\t\t--LabApp.default_url=/lab/tree/course/01_storage_strides.ipynb
+\t\t--LabApp.default_url=/lab/tree/course/00_start.ipynb
 
 test: setup
 \t$(PY) -m pytest -p no:cacheprovider --nbval course \\
@@ -72,7 +72,8 @@ no browser.
 
 ## How to work
 
-1. Read and run a lesson in `course/`, in order:
+1. Read and run a lesson in `course/`, in order (`course/00_start.ipynb`, which
+   `make lab` opens, links each with its exercises and a time estimate):
 {lessons}
 2. Open its assignment in `exercises/` and replace each
    `raise NotImplementedError()` with your code.
