@@ -31,7 +31,7 @@ lab: setup
 		--LabApp.default_url=/lab/tree/course/00_start.ipynb
 
 lint: setup
-	$(PY) -m ruff check grader anatomy_widgets tests benchmarks nbgrader_config.py
+	$(PY) -m ruff check grader anatomy_widgets tests benchmarks deploy nbgrader_config.py
 
 test: lint
 	$(PY) -m pytest tests
