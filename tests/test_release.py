@@ -1,7 +1,10 @@
 """exercises/ is exactly what nbgrader generates from solutions/, and is clean."""
 
+import json
+import os
 import subprocess
 import sys
+import warnings
 
 from conftest import COURSE, ROOT, load_notebook
 
@@ -17,8 +20,26 @@ def test_exercises_equal_a_fresh_release(assignment, tmp_path):
     assert fresh == sorted(p.relative_to(committed) for p in committed.rglob("*") if p.is_file())
     for relative in fresh:
         expected = (tmp_path / assignment / relative).read_bytes()
-        assert (committed / relative).read_bytes() == expected, \
-            f"exercises/{assignment}/{relative} drifted: run `make release`"
+        found = (committed / relative).read_bytes()
+        drifted = f"exercises/{assignment}/{relative} drifted: run `make release`"
+        if os.environ.get("CI") == "true" or relative.suffix != ".ipynb":
+            assert found == expected, drifted  # a clean clone holds exactly the release
+        elif found != expected:
+            # Opened and saved (or validated) in JupyterLab, which writes its own metadata
+            # and layout: not drift, unless what a student is given changed.
+            assert _given(found) == _given(expected), drifted
+            warnings.warn(f"exercises/{assignment}/{relative} was saved by JupyterLab "
+                          "(same cells, other metadata); `make release` restores it",
+                          stacklevel=1)
+
+
+def _given(text: bytes) -> list[tuple]:
+    """What a released notebook gives a student: each cell's kind, id, source, nbgrader
+    metadata, and outputs."""
+    cells = json.loads(text)["cells"]
+    return [(c["cell_type"], c.get("id"), "".join(c["source"]),
+             json.dumps(c["metadata"].get("nbgrader"), sort_keys=True), c.get("outputs"))
+            for c in cells]
 
 
 def test_released_notebooks_hold_no_solutions_hidden_tests_or_outputs(assignment):
