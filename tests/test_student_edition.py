@@ -124,7 +124,9 @@ def test_its_own_make_test_reruns_every_lesson_in_a_fresh_folder(built, tmp_path
     clone = tmp_path / "clone"
     subprocess.run(["git", "clone", "-q", str(built), str(clone)], check=True)
     _edition_venv(clone)
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    # Nothing of this run's: a judge run in this process earlier set pytest's autoload off.
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTEST_DISABLE_PLUGIN_AUTOLOAD")}
     # Its own set-up runs too, on the interpreter this checkout's venv was made from.
     done = subprocess.run(["make", "test", f"PYTHON={sys._base_executable}"], cwd=clone,
                           env=env, capture_output=True, text=True, timeout=1800)

@@ -48,7 +48,7 @@ lab: setup
 \t\t--LabApp.default_url=/lab/tree/course/00_start.ipynb
 
 test: setup
-\t$(PY) -m pytest -p no:cacheprovider --nbval course \\
+\t$(PY) -m pytest -p no:cacheprovider -p nbval --nbval course \\
 \t\t--nbval-sanitize-with course/nbval_sanitize.cfg
 """
 

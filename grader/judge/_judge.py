@@ -28,6 +28,7 @@ from grader.student import _sandbox
 __all__ = ["hidden_checks_path", "run_judge"]
 
 HIDDEN = Path(__file__).parents[1] / "hidden"
+_NO_AUTOLOAD = "PYTEST_DISABLE_PLUGIN_AUTOLOAD"
 # A warm judge's recorded examples, notebook after notebook (unless benched).
 _GRADING = Grading(None if "replay" in speed_pieces_off() else ExampleReplay())
 
@@ -57,13 +58,19 @@ def run_judge(notebook: Path, assignment: str, checks: Path | None = None) -> di
         "-W", "ignore::pytest.PytestAssertRewriteWarning",
         "--rootdir", str(path.parent), "-c", str(HIDDEN / "pytest.ini"),
     ]
-    # No plugin autoloading: nbval's import of nbformat alone costs seconds.
-    os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+    # No plugin autoloading: nbval's import of nbformat alone costs seconds. Only for
+    # this run: a caller in this process (a test) keeps its own setting.
+    autoload = os.environ.get(_NO_AUTOLOAD)
+    os.environ[_NO_AUTOLOAD] = "1"
     try:
         with contextlib.redirect_stdout(sys.stderr):
             code = pytest.main(args, plugins=[_GRADING])
     finally:
         student.close()
+        if autoload is None:
+            del os.environ[_NO_AUTOLOAD]
+        else:
+            os.environ[_NO_AUTOLOAD] = autoload
     if code not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
         raise RuntimeError(f"hidden checks for {assignment!r} did not run (pytest exit {code})")
     return {
