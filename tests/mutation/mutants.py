@@ -69,7 +69,7 @@ MUTANTS = [
     ),
     Mutant(
         "a failed check is dropped from the verdict",
-        "grader/judge/_judge.py",
+        "grader/judge/_plugin.py",
         (('            if name is None or entry.pop("skipped", False):',
           '            if name is None or entry.pop("skipped", False) or not entry["passed"]:'),),
         ("tests/test_hostile.py::test_every_attack_gets_exactly_its_deserved_score",),
