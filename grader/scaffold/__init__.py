@@ -3,7 +3,7 @@
     solutions/<assignment>/<assignment>.ipynb    task, answer and test cells; intro table row
     grader/checks/<chapter>/__init__.py          its public check (examples + comparison)
     grader/hidden/test_<assignment>.py           three hidden checks
-    tests/wrong_answers/<chapter>.py             two plausible wrong answers
+    grader/hidden/wrong_answers/<chapter>.py     two plausible wrong answers
 
 Every stub is right in structure (the consistency tests pass on it) and wrong in
 substance: what the author still has to write carries ``MARKER``, and the stubs
@@ -129,7 +129,7 @@ def unwritten(root: Path) -> list[str]:
             if marked:
                 found.append(f"{_rel(course, path)}, cell {_grade_id(cell) or cell.get('id')}: "
                              f"{marked[0]}")
-    for folder in ("grader/checks", "grader/hidden", "tests/wrong_answers"):
+    for folder in ("grader/checks", "grader/hidden"):
         for path in sorted((course.root / folder).rglob("*.py")):
             lines = path.read_text(encoding="utf-8").splitlines()
             found += [f"{_rel(course, path)}:{n}: {line.strip()}"
