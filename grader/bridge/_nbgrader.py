@@ -23,7 +23,8 @@ from grader.bridge._structure import restore_structure, take_restored
 from grader.judge._judge_server import judge
 
 __all__ = ["FeedbackExporter", "JudgeHiddenChecks", "RestoreStructure", "autograde_pipeline",
-           "feedback_pipeline", "missing_verdicts", "report_lines", "sanitize_pipeline", "score"]
+           "feedback_pipeline", "misconceptions_shown", "missing_verdicts", "report_lines",
+           "sanitize_pipeline", "score"]
 
 
 def score(record: dict, points: float) -> float:
@@ -34,6 +35,9 @@ def score(record: dict, points: float) -> float:
 
 
 VERDICT_HEADER = "Hidden checks for"
+# A line per named wrong answer the failures look like (``grader.judge._misconceptions``);
+# the instructor's table counts them (``grader.batch._misconception_report``).
+LOOKS_LIKE = "  Looks like: "
 
 
 def report_lines(name: str, record: dict, points: float) -> list[str]:
@@ -44,7 +48,15 @@ def report_lines(name: str, record: dict, points: float) -> list[str]:
     for check in record["checks"]:
         lines.append(f"  {'✓' if check['passed'] else '✗'} {check['description']}")
         lines += [f"      {line}" for line in check["detail"].splitlines() if not check["passed"]]
-    return lines
+    return lines + [f"{LOOKS_LIKE}{mistake}" for mistake in record.get("misconceptions", [])]
+
+
+def misconceptions_shown(cell) -> list[str]:
+    """The misconceptions a graded test cell names (its ``report_lines``)."""
+    text = "".join("".join(output.get("text", "")) for output in cell.get("outputs", [])
+                   if output.get("output_type") == "stream")
+    return [line.removeprefix(LOOKS_LIKE) for line in text.splitlines()
+            if line.startswith(LOOKS_LIKE)]
 
 
 def _cell_outputs(report: dict) -> list:

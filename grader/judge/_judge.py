@@ -20,6 +20,7 @@ import pytest
 from grader import _notebook
 from grader._course import speed_pieces_off
 from grader.judge import _judge_server
+from grader.judge._misconceptions import name_misconceptions
 from grader.judge._plugin import Grading
 from grader.judge._remote import configured_student
 from grader.judge._replay import ExampleReplay
@@ -73,9 +74,11 @@ def run_judge(notebook: Path, assignment: str, checks: Path | None = None) -> di
             os.environ[_NO_AUTOLOAD] = autoload
     if code not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
         raise RuntimeError(f"hidden checks for {assignment!r} did not run (pytest exit {code})")
+    exercises = _GRADING.verdict()
+    name_misconceptions(assignment, exercises, _GRADING.failing_calls)
     return {
         "assignment": assignment,
-        "exercises": _GRADING.verdict(),
+        "exercises": exercises,
         "cells": {str(k): v for k, v in sorted(student.cell_reports().items())},
     }
 

@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, Phase, settings
 
 from grader import _notebook
 from grader.checks._registry import registered
+from grader.judge import _remote
 from grader.judge._describe import describe_failure
 
 __all__ = ["Grading", "exercises_checked_by_examples", "student_code_cells"]
@@ -46,10 +47,11 @@ class Grading:
 
     def __init__(self, replay=None):
         self.replay, self.remote, self.checks = replay, None, {}
+        self.failing_calls: dict[str, list] = {}  # exercise → each failing check's last call
 
     def begin(self, remote=None) -> None:
         """A new notebook: its student's process (spawned already, or None to start one)."""
-        self.remote, self.checks = remote, {}
+        self.remote, self.checks, self.failing_calls = remote, {}, {}
         if self.replay is not None:
             self.replay.begin()
 
@@ -92,6 +94,10 @@ class Grading:
                 "passed": False, "detail": "not run",
             }
 
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_setup(self, item):
+        _remote.last_call = None  # the calls a check makes are its own
+
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_makereport(self, item, call):
         report = (yield).get_result()
@@ -104,6 +110,8 @@ class Grading:
         entry["passed"] = report.passed
         entry["detail"] = "" if report.passed else describe_failure(
             call.excinfo.value, item.fixturenames)
+        if not report.passed:  # what the student answered last: the failing input's answer
+            self.failing_calls.setdefault(entry["exercise"], []).append(_remote.last_call)
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_pyfunc_call(self, pyfuncitem):

@@ -30,11 +30,15 @@ from grader.student import _sandbox, _wire
 from grader.student._harness import harness_source
 from grader.student._zygote import zygote
 
-__all__ = ["RemoteStudent", "configured_student", "CELL_OUTPUT_LIMIT", "NOTEBOOK_OUTPUT_LIMIT"]
+__all__ = ["RemoteStudent", "configured_student", "CELL_OUTPUT_LIMIT", "NOTEBOOK_OUTPUT_LIMIT",
+           "last_call"]
 
 # Bounds the judge keeps, whatever the student's process claims to have kept.
 CELL_OUTPUT_LIMIT = 10_000  # characters of one cell's output, result or error
 NOTEBOOK_OUTPUT_LIMIT = 100_000  # characters of all cells' outputs together
+# (request, reply) of this process's last call that got its reply, as they crossed the
+# wire (nothing copied): what a failing check's student answered (``_misconceptions``).
+last_call: tuple[dict, dict] | None = None
 
 
 class _Channel:
@@ -224,6 +228,8 @@ class RemoteStudent:
         raise self._failing_fast[name]
 
     def _call(self, name: str, args: list, kwargs: dict, harness=None, inputs_after=False):
+        global last_call
+        last_call = None  # a call without a reply (timed out, crashed) shows no answer
         key = name if harness is None else f"{name}/{harness.__name__}"
         if key in self._failing_fast:
             self._fail_fast(key)
@@ -248,6 +254,7 @@ class RemoteStudent:
             self._discard_channel()
             self._restarts_left -= 1
             raise
+        last_call = message, reply
         try:
             if inputs_after:  # fresh tensors: the judge's own arguments stay as they were
                 return _inputs_after(name, _reply_value(name, reply, []))
