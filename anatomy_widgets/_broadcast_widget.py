@@ -103,10 +103,15 @@ class Broadcast(StaticFallback, widgets.VBox):
         self._strides = [_strides_of(op) for op in operands]
         self._error: str | None = None
         text = dict(continuous_update=False, layout=widgets.Layout(width="220px"))
-        self.boxes = [widgets.Text(description=f"{name} shape", **text) for name in NAMES]
+        # Each description is its control's accessible name (a <label for=…> in the page).
+        self.boxes = [
+            widgets.Text(description=f"{name} shape", tooltip=_tip(name), **text) for name in NAMES
+        ]
         for box, shape in zip(self.boxes, self._shapes):
             box.value = format_ints(shape)
-        self.values_box = widgets.Checkbox(value=values, description="show example values")
+        self.values_box = widgets.Checkbox(
+            value=values, description="show example values", tooltip="add a worked example"
+        )
         self.drawing = widgets.HTML(layout=widgets.Layout(overflow="auto"))
         for control in (*self.boxes, self.values_box):
             control.observe(self._on_change, "value")
@@ -132,6 +137,7 @@ class Broadcast(StaticFallback, widgets.VBox):
 
     @property
     def svg(self) -> str:
+        """The picture drawn now; "" while unreadable text is explained instead."""
         return self._svg
 
     def __repr__(self) -> str:
@@ -141,7 +147,7 @@ class Broadcast(StaticFallback, widgets.VBox):
         return f"Broadcast({operands}) -> {self.result}"
 
     def static_html(self) -> str:
-        return static_html([self._svg], self._info, repr(self))
+        return static_html([self._svg] if self._svg else [], self._info, repr(self))
 
     def set_shapes(self, *shapes) -> None:
         """Show other shapes (as typing them would); strides become row-major."""
@@ -150,14 +156,17 @@ class Broadcast(StaticFallback, widgets.VBox):
             box.value = text  # fires _on_change, which redraws
 
     def redraw(self) -> None:
-        alignment = align(*self._shapes)
-        names = NAMES[: len(self._shapes)]
-        lines = broadcast_lines(self._shapes, self._strides, alignment)
-        if self.values_box.value:
-            lines += example_lines(self._shapes)
-        self._svg = alignment_svg(alignment, names, self._shapes)
         self._error = self._parse_error or _reason(self._shapes)
-        self._info = info_html(lines, self._parse_error)
+        if self._parse_error:
+            # Only the error: the last good shapes' picture would not be of the typed ones.
+            self._svg, self._info = "", info_html([], self._parse_error)
+        else:
+            alignment = align(*self._shapes)
+            lines = broadcast_lines(self._shapes, self._strides, alignment)
+            if self.values_box.value:
+                lines += example_lines(self._shapes)
+            self._svg = alignment_svg(alignment, NAMES[: len(self._shapes)], self._shapes)
+            self._info = info_html(lines)
         self.drawing.value = self._svg + self._info
 
     _parse_error: str | None = None
@@ -177,6 +186,11 @@ class Broadcast(StaticFallback, widgets.VBox):
             self._strides = [contiguous_strides(s) for s in shapes]
         self._shapes, self._parse_error = shapes, None
         self.redraw()
+
+
+def _tip(name: str) -> str:
+    optional = ", or empty for none" if name == "c" else ""
+    return f"shape of operand {name}, e.g. 3, 1{optional}"
 
 
 def _check_sizes(shapes) -> None:

@@ -14,7 +14,12 @@ import base64
 import re
 from html import escape
 
-__all__ = ["parse_ints", "format_ints", "info_html", "static_html", "StaticFallback"]
+from ._contrast import BACKGROUND, ERROR_INK, INK
+from ._layout import contiguous_strides
+
+__all__ = [
+    "parse_ints", "format_ints", "offered_strides", "info_html", "static_html", "StaticFallback",
+]  # fmt: skip
 
 _SEPARATORS = re.compile(r"[\s,]+")
 
@@ -37,15 +42,27 @@ def format_ints(values) -> str:
     return ", ".join(str(v) for v in values) or "()"
 
 
+def offered_strides(old_shape, new_shape, stride, strides_typed: bool) -> tuple[int, ...]:
+    """The strides to show after the student typed ``new_shape`` in place of ``old_shape``.
+
+    Strides the student typed themselves are kept while the rank stays (a narrower
+    view with the same strides is worth seeing); otherwise a new shape comes with
+    its contiguous strides, so it never leaves a stride list of the wrong length.
+    """
+    if strides_typed and len(new_shape) == len(old_shape) == len(stride):
+        return tuple(stride)
+    return contiguous_strides(new_shape)
+
+
 def info_html(lines, error: str | None = None) -> str:
     """Explanations under a drawing; ``lines`` are plain text (escaped here)."""
     parts = [f'<div class="ta-line">{escape(line)}</div>' for line in lines]
     if error:
-        parts.insert(0, f'<div class="ta-error" style="color:#b00020">{escape(error)}</div>')
+        parts.insert(0, f'<div class="ta-error" style="color:{ERROR_INK}">{escape(error)}</div>')
+    # Own colours, not the theme's: contrast is checked against these two (4.5:1 or more).
     return (
-        '<div class="ta-info" style="font-family:monospace;font-size:12px">'
-        + "".join(parts)
-        + "</div>"
+        f'<div class="ta-info" style="font-family:monospace;font-size:12px;color:{INK};'
+        f'background:{BACKGROUND}">' + "".join(parts) + "</div>"
     )
 
 

@@ -19,13 +19,22 @@ from ._layout import (
     is_contiguous,
     overlap_kind,
     overlapping_elements,
+    required_storage,
     shown_indices,
     slots_per_dim,
     storage_position,
 )
 from ._svg import Panel
 
-__all__ = ["PRESETS", "drawing_error", "panel", "describe", "layout_repr", "compare_lines"]
+__all__ = [
+    "PRESETS",
+    "drawing_error",
+    "refusal_lines",
+    "panel",
+    "describe",
+    "layout_repr",
+    "compare_lines",
+]
 
 # Each preset is the torch code shown to the student and that code, run. The widget
 # reads the layout off the real (tiny) tensor, so presets are right by construction.
@@ -61,6 +70,9 @@ _MAX_LISTED_OVERLAPS = 4
 def drawing_error(layout: Layout) -> str | None:
     """Why this layout cannot be drawn: torch's refusal, or more dims than we draw."""
     reason = bounds_error(layout)
+    if reason and reason.startswith("setStorage"):
+        # Quoted verbatim, so students can match it to torch's; it alone counts bytes.
+        return f"as_strided refuses this layout (torch's words, storage sizes in bytes): {reason}"
     if reason:
         return f"as_strided refuses this layout: {reason}"
     if layout.ndim > MAX_DIMS:
@@ -95,6 +107,7 @@ def describe(layout: Layout, selected=None, name: str = "x") -> list[str]:
         lines.extend(_overlap_lines(layout))
     if selected is not None:
         lines.append(_address_line(layout, selected, name))
+    lines.append(_bytes_line(layout, selected, name))
     elided = [d for d, n in enumerate(layout.shape) if n > slots_per_dim(layout.ndim)]
     if elided:
         dims = ", ".join(str(d) for d in elided)
@@ -122,12 +135,31 @@ def _overlap_lines(layout: Layout) -> list[str]:
 
 
 def _address_line(layout: Layout, selected, name: str) -> str:
-    position = storage_position(layout, selected)
     index = ", ".join(str(i) for i in selected)
-    return (
-        f"{name}[{index}] → offset + Σ index·stride = {address_formula(layout, selected)}"
-        f" → byte {position * layout.itemsize:,} of the storage"
+    return f"{name}[{index}] → offset + Σ index·stride = {address_formula(layout, selected)}"
+
+
+def _bytes_line(layout: Layout, selected, name: str) -> str:
+    """The one line in bytes (every other counts elements): torch's own unit for storage."""
+    line = (
+        f"in bytes: itemsize {layout.itemsize}, storage {layout.storage_size * layout.itemsize:,}"
     )
+    if selected is not None:
+        start = storage_position(layout, selected) * layout.itemsize
+        index = ", ".join(str(i) for i in selected)
+        line += f", {name}[{index}] starts at byte {start:,}"
+    return line
+
+
+def refusal_lines(layout: Layout) -> list[str]:
+    """Under a refusal quoted from torch (which counts bytes): the same shortfall in elements."""
+    needed = required_storage(layout.shape, layout.stride, layout.offset)
+    if len(layout.shape) != len(layout.stride) or needed <= layout.storage_size:
+        return []
+    return [
+        f"in elements: this view reads up to storage[{needed - 1:,}], so it needs "
+        f"{needed:,} elements; the storage has {layout.storage_size:,}"
+    ]
 
 
 def compare_lines(view: Layout, base: Layout, shares: bool) -> list[str]:

@@ -8,7 +8,14 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
-from ._controls import StaticFallback, format_ints, info_html, parse_ints, static_html
+from ._controls import (
+    StaticFallback,
+    format_ints,
+    info_html,
+    offered_strides,
+    parse_ints,
+    static_html,
+)
 from ._layout import MAX_DIMS, Layout, layout_of, storage_position
 from ._memory_text import (
     PRESETS,
@@ -17,12 +24,21 @@ from ._memory_text import (
     drawing_error,
     layout_repr,
     panel,
+    refusal_lines,
 )
 from ._svg import memory_svg
 
 __all__ = ["MemoryLayout", "shares_storage"]
 
 CUSTOM = "(custom)"
+# Hover text for each control; the description is its accessible name.
+_TIPS = {
+    "preset": "start from a view made by real torch code",
+    "shape": "the view's size in each dim, e.g. 3, 4",
+    "stride": "elements to step in storage per index, one per dim, e.g. 4, 1",
+    "offset": "storage position of element [0, …, 0], in elements",
+    "storage": "elements in the storage under the view",
+}
 
 
 def shares_storage(a, b) -> bool:
@@ -68,6 +84,7 @@ class MemoryLayout(StaticFallback, widgets.VBox):
         self._base = layout_of(base) if base is not None else None
         self._shares = base is not None and tensor is not None and shares_storage(tensor, base)
         self._layout, self._error, self._syncing = layout, None, False
+        self._strides_typed = False  # until the student types strides, shapes come with their own
         self._selected = tuple(index) if index is not None else (0,) * layout.ndim
         self._build_controls(layout)
         super().__init__(children=self._rows())
@@ -92,7 +109,13 @@ class MemoryLayout(StaticFallback, widgets.VBox):
 
     @property
     def svgs(self) -> list[str]:
+        """The pictures drawn now: none while ``error`` explains why not."""
         return list(self._svgs)
+
+    @property
+    def sliders(self) -> list:
+        """The index controls' old name (``benchmarks/widgets_bench.py`` still uses it)."""
+        return self.index_boxes
 
     def __repr__(self) -> str:
         text = f"MemoryLayout({layout_repr(self._layout)}"
@@ -108,6 +131,7 @@ class MemoryLayout(StaticFallback, widgets.VBox):
 
     def set_layout(self, shape, stride=None, offset=0, storage_size=None) -> None:
         """Show another layout (as the controls would); invalid ones show torch's reason."""
+        self._strides_typed = stride is not None
         self._apply(Layout.of(shape, stride, offset, storage_size, self._layout.itemsize))
 
     def select(self, index) -> None:
@@ -117,19 +141,22 @@ class MemoryLayout(StaticFallback, widgets.VBox):
         """
         storage_position(self._layout, index)  # raises before any state changes
         self._selected = tuple(i % n for i, n in zip(index, self._layout.shape))
-        self._sync_sliders()
+        self._sync_index_boxes()
         self.redraw()
 
     def apply_preset(self, name: str) -> None:
+        self._strides_typed = False
         self._apply(Layout.of(**_preset_layout(name)))
         self._set_quietly(self.preset, name)
 
     def redraw(self) -> None:
         view = self._layout
         if self._error:
-            # A refused layout has no elements to place: draw only the storage it named.
-            self._svgs = [memory_svg([], max(view.storage_size, 0), None, view.itemsize)]
-            self._info = info_html([], self._error)
+            # The error replaces the picture: a drawing beside it would be of another layout.
+            self._svgs = []
+            # The elements line belongs to the layout's own refusal, not to a typing error.
+            own = self._error == drawing_error(view)
+            self._info = info_html(refusal_lines(view) if own else [], self._error)
         else:
             self._svgs, lines = self._drawings()
             self._info = info_html(lines)
@@ -141,7 +168,7 @@ class MemoryLayout(StaticFallback, widgets.VBox):
         main = panel(title, view, self._selected)
         lines = describe(view, self._selected, "x" if self._base is None else "view")
         if self._base is None:
-            return [memory_svg([main], view.storage_size, self._selected, view.itemsize)], lines
+            return [memory_svg([main], view.storage_size, self._selected)], lines
         svgs, extra = self._compare_drawings(main)
         return svgs, lines + extra
 
@@ -150,39 +177,41 @@ class MemoryLayout(StaticFallback, widgets.VBox):
         base_panel = panel(f"base {base.shape}, stride {base.stride}, offset {base.offset}", base)
         lines = compare_lines(self._layout, base, self._shares)
         if self._shares:
-            svg = memory_svg([main, base_panel], base.storage_size, self._selected, base.itemsize)
+            svg = memory_svg([main, base_panel], base.storage_size, self._selected)
             return [svg], lines
         view = self._layout
         return [
-            memory_svg([main], view.storage_size, self._selected, view.itemsize),
-            memory_svg([base_panel], base.storage_size, None, base.itemsize),
+            memory_svg([main], view.storage_size, self._selected),
+            memory_svg([base_panel], base.storage_size, None),
         ], lines
 
     # --- wiring ------------------------------------------------------------------
 
     def _build_controls(self, layout: Layout) -> None:
+        # A description becomes a <label for=…> of the input: the control's accessible name.
         text = dict(continuous_update=False, layout=widgets.Layout(width="220px"))
         self.preset = widgets.Dropdown(options=[CUSTOM, *PRESETS], value=CUSTOM,
-                                       description="preset")  # fmt: skip
+                                       description="preset", tooltip=_TIPS["preset"])  # fmt: skip
         self.preset_code = widgets.HTML()
-        self.shape_box = widgets.Text(description="shape", **text)
-        self.stride_box = widgets.Text(description="stride", **text)
-        self.offset_box = widgets.IntText(description="offset", **text)
-        self.storage_box = widgets.IntText(description="storage", **text)
-        self.sliders = [widgets.IntSlider(description=f"index {d}") for d in range(MAX_DIMS)]
+        self.shape_box, self.stride_box, self.offset_box, self.storage_box = (
+            kind(description=name, tooltip=_TIPS[name], **text)
+            for kind, name in ((widgets.Text, "shape"), (widgets.Text, "stride"),
+                               (widgets.IntText, "offset"), (widgets.IntText, "storage"))
+        )  # fmt: skip
+        self.index_boxes = [_index_box(d) for d in range(MAX_DIMS)]
         self.drawing = widgets.HTML(layout=widgets.Layout(overflow="auto"))
         self.preset.observe(self._on_preset, "value")
         for box in (self.shape_box, self.stride_box, self.offset_box, self.storage_box):
             box.observe(self._on_typed, "value")
-        for slider in self.sliders:
-            slider.observe(self._on_slider, "value")
+        for box in self.index_boxes:
+            box.observe(self._on_index, "value")
 
     def _rows(self) -> list:
         return [
             widgets.HBox([self.preset, self.preset_code]),
             widgets.HBox([self.shape_box, self.stride_box]),
             widgets.HBox([self.offset_box, self.storage_box]),
-            widgets.HBox(self.sliders),
+            widgets.HBox(self.index_boxes),
             self.drawing,
         ]
 
@@ -193,7 +222,7 @@ class MemoryLayout(StaticFallback, widgets.VBox):
         if self._error is None:
             self._selected = _clamped(self._selected, layout.shape)
         self._show_in_controls(layout)
-        self._sync_sliders()
+        self._sync_index_boxes()
         self.redraw()
 
     def _show_in_controls(self, layout: Layout) -> None:
@@ -214,15 +243,15 @@ class MemoryLayout(StaticFallback, widgets.VBox):
         if control is self.preset and value in PRESETS:
             self.preset_code.value = f"<code>{PRESETS[value][0]}</code>"
 
-    def _sync_sliders(self) -> None:
+    def _sync_index_boxes(self) -> None:
         shape, selected = self._layout.shape, self._selected
-        for d, slider in enumerate(self.sliders):
+        for d, box in enumerate(self.index_boxes):
             visible = not self._error and selected is not None and d < len(shape)
-            slider.layout.display = None if visible else "none"
+            box.layout.display = None if visible else "none"
             if visible:
-                self._set_quietly(slider, 0)
-                slider.max = shape[d] - 1
-                self._set_quietly(slider, selected[d])
+                self._set_quietly(box, 0)
+                box.max = shape[d] - 1
+                self._set_quietly(box, selected[d])
 
     def _on_preset(self, change) -> None:
         if not self._syncing and change["new"] in PRESETS:
@@ -231,22 +260,36 @@ class MemoryLayout(StaticFallback, widgets.VBox):
     def _on_typed(self, change) -> None:
         if self._syncing:
             return
+        self._strides_typed |= change["owner"] is self.stride_box
         try:
             shape = parse_ints(self.shape_box.value, "shape")
             stride = parse_ints(self.stride_box.value, "stride")
         except ValueError as e:
             self._error = str(e)
+            self._sync_index_boxes()  # an index into a picture no longer shown explains nothing
             self.redraw()
             return
+        if change["owner"] is self.shape_box:
+            old = self._layout.shape
+            stride = offered_strides(old, shape, stride, self._strides_typed)
+            self._strides_typed &= len(shape) == len(old)
         layout = Layout(shape, stride, self.offset_box.value, self.storage_box.value,
                         self._layout.itemsize)  # fmt: skip
         self._apply(layout)
 
-    def _on_slider(self, change) -> None:
+    def _on_index(self, change) -> None:
         if self._syncing or self._selected is None:
             return
-        self._selected = tuple(s.value for s in self.sliders[: self._layout.ndim])
+        self._selected = tuple(b.value for b in self.index_boxes[: self._layout.ndim])
         self.redraw()
+
+
+def _index_box(dim: int) -> widgets.BoundedIntText:
+    # A number field, not an IntSlider: ipywidgets gives a slider's handle no accessible
+    # name, and arrow keys step a number field just as they step a slider.
+    return widgets.BoundedIntText(description=f"index {dim}", min=0,
+                                  tooltip=f"which index along dim {dim} to explain",
+                                  layout=widgets.Layout(width="160px"))  # fmt: skip
 
 
 def _clamped(selected, shape) -> tuple[int, ...] | None:

@@ -10,21 +10,18 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from functools import lru_cache
 from html import escape
 
+from ._contrast import BACKGROUND, UNREAD, UNREAD_INK, colour
+from ._labels import box_for, centred_text
 from ._layout import Layout, storage_positions, storage_slots
 
-__all__ = ["Panel", "memory_svg", "colour", "MAX_WIDTH"]
+__all__ = ["Panel", "memory_svg", "MAX_WIDTH"]
 
 MAX_WIDTH = 960
-_VIRIDIS = (
-    (68, 1, 84), (71, 45, 123), (59, 82, 139), (44, 114, 142), (33, 145, 140),
-    (40, 174, 128), (94, 201, 98), (173, 220, 48), (253, 231, 37),
-)  # fmt: skip
-_UNREAD = "#eeeeee"
 _MARKS = ("#1f3a93", "#e67e22")  # which panel reads a storage cell, in compare mode
 _STORAGE_PER_ROW = 32
+_LABEL_BOX = 24
 
 
 @dataclass(frozen=True)
@@ -43,46 +40,11 @@ class Panel:
         return storage_positions(self.layout, self.drawn_axes())
 
 
-def _viridis(t: float) -> tuple[str, str]:
-    scaled = t * (len(_VIRIDIS) - 1)
-    low = min(int(scaled), len(_VIRIDIS) - 2)
-    frac = scaled - low
-    rgb = [round(a + (b - a) * frac) for a, b in zip(_VIRIDIS[low], _VIRIDIS[low + 1])]
-    return "#{:02x}{:02x}{:02x}".format(*rgb), ("#000000" if t > 0.6 else "#ffffff")
-
-
-# 256 shades are more than an eye tells apart; computing them once keeps redraws fast.
-_PALETTE = tuple(_viridis(k / 255) for k in range(256))
-
-
-def colour(rank: int, count: int) -> tuple[str, str]:
-    """Fill and text colours for the ``rank``-th of ``count`` storage positions (viridis)."""
-    return _PALETTE[rank * 255 // (count - 1) if count > 1 else 0]
-
-
 def _label(x: int, y: int, text: str, size: int = 11, anchor: str = "start", cls: str = "") -> str:
     attr = f' class="{cls}"' if cls else ""
     return (
         f'<text x="{x}" y="{y}" font-size="{size}" text-anchor="{anchor}"{attr}>'
         f"{escape(text)}</text>"
-    )
-
-
-@lru_cache(maxsize=256)
-def _font(size: int, digits: int) -> int:
-    """Font size for a number of ``digits`` in a cell; 0 when it would be unreadable."""
-    font = min(12, (size - 3) * 10 // (6 * digits))
-    return font if font >= 7 else 0
-
-
-def _cell_text(x: int, y: int, size: int, text: str, fill: str) -> str:
-    # Shrink long numbers to fit; past a readable size, the tooltip carries them.
-    font = _font(size, len(text))
-    if not font:
-        return ""
-    return (
-        f'<text x="{x + size // 2}" y="{y + size // 2 + font * 35 // 100}" font-size="{font}" '
-        f'text-anchor="middle" fill="{fill}">{text}</text>'
     )
 
 
@@ -95,16 +57,20 @@ class _Canvas:
     def grow(self, right: int, bottom: int) -> None:
         self.width, self.height = max(self.width, right), max(self.height, bottom)
 
-    def svg(self, cls: str) -> str:
+    def svg(self, cls: str, label: str) -> str:
+        """The picture, named for screen readers (``role="img"``, ``aria-label``, ``<title>``)."""
         w, h = self.width + 8, self.height + 8
+        name = escape(label)
         head = (
             f'<svg xmlns="http://www.w3.org/2000/svg" class="{cls}" width="{w}" height="{h}" '
-            f'viewBox="0 0 {w} {h}" font-family="DejaVu Sans Mono, Menlo, Consolas, monospace">'
+            f'viewBox="0 0 {w} {h}" font-family="DejaVu Sans Mono, Menlo, Consolas, monospace" '
+            f'role="img" aria-label="{name}"><title>{name}</title>'
+            f'<rect width="{w}" height="{h}" fill="{BACKGROUND}"/>'
         )
         return head + "".join(self.parts) + "</svg>"
 
 
-def memory_svg(panels, storage_size: int, selected=None, itemsize: int = 8) -> str:
+def memory_svg(panels, storage_size: int, selected=None) -> str:
     """Storage strip on top, then each panel's grid; colours pair elements with cells.
 
     ``selected`` is an index into the first panel, outlined in red in both places.
@@ -116,12 +82,13 @@ def memory_svg(panels, storage_size: int, selected=None, itemsize: int = 8) -> s
     chosen = _selected_position(panels, selected)
     canvas = _Canvas()
     slots = storage_slots(storage_size, used)
-    y = _draw_storage(canvas, slots, storage_size, itemsize, ranks, readers, chosen)
+    y = _draw_storage(canvas, slots, storage_size, ranks, readers, chosen)
     for n, (panel, counts) in enumerate(zip(panels, readers)):
         mark = _MARKS[n] if len(panels) > 1 else None
         chosen_index = tuple(selected) if n == 0 and selected is not None else None
         y = _draw_panel(canvas, panel, counts, ranks, y + 18, chosen_index, mark)
-    return canvas.svg("ta-memory")
+    names = [f"storage of {_plural(storage_size, 'element')}"] + [p.title for p in panels]
+    return canvas.svg("ta-memory", "; ".join(names))
 
 
 def _plural(count: int, noun: str) -> str:
@@ -139,11 +106,12 @@ def _selected_position(panels, selected) -> int | None:
     return layout.offset + sum(i * s for i, s in zip(selected, layout.stride))
 
 
-def _draw_storage(canvas, slots, storage_size, itemsize, ranks, readers, chosen) -> int:
+def _draw_storage(canvas, slots, storage_size, ranks, readers, chosen) -> int:
     per_row = max(1, min(len(slots), _STORAGE_PER_ROW))
     size = max(18, min(36, MAX_WIDTH // per_row))
     elided = len(slots) < storage_size
-    title = f"storage: {_plural(storage_size, 'element')} × {itemsize} bytes"
+    # Elements only: bytes are said on a line of their own under the picture.
+    title = f"storage: {_plural(storage_size, 'element')}"
     if elided:
         title += f" (drawn: the {sum(isinstance(s, int) for s in slots)} cells read or at an end)"
     canvas.parts.append(_label(4, 14, title, 12, cls="ta-title"))
@@ -170,7 +138,7 @@ def _gap(x: int, y: int, size: int, gap: tuple[int, int]) -> str:
 
 
 def _storage_cell(x, y, size, position, ranks, readers, chosen) -> str:
-    fill, ink = ranks.get(position, (_UNREAD, "#999999"))
+    fill, ink = ranks.get(position, (UNREAD, UNREAD_INK))
     counts = [r.get(position, 0) for r in readers]
     # The badge counts readers within one tensor (overlap), not base and view together.
     total = max(counts, default=0)
@@ -179,10 +147,11 @@ def _storage_cell(x, y, size, position, ranks, readers, chosen) -> str:
         f'<g class="cell" data-pos="{position}" data-readers="{total}">'
         f"<title>storage[{position:,}]: read by {total} drawn element(s) of one view</title>"
         f'<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="{fill}"{stroke}/>',
-        _cell_text(x, y, size, str(position), ink),
+        centred_text(x, y, size, str(position), ink),
     ]
     if total > 1:
-        parts.append(_label(x + size - 2, y + 9, f"×{total}", 8, "end", "badge"))
+        parts.append(f'<text x="{x + size - 2}" y="{y + 9}" font-size="8" text-anchor="end" '
+                     f'class="badge" fill="{ink}">×{total}</text>')  # fmt: skip
     if len(readers) > 1:
         for n, count in enumerate(counts):
             if count:
@@ -203,12 +172,22 @@ def _blocks(axes) -> tuple[list[tuple], int]:
     return [(i, j) for i in lead[0] for j in lead[1]], len(lead[1])
 
 
+def _cell_size(cells_across: int, largest_position: int) -> int:
+    """Cells shrink to fit MAX_WIDTH, but not below what their longest label needs.
+
+    Up to ``_LABEL_BOX`` px (four digits readable) a grid rather grows wider and
+    scrolls; longer labels are left to each cell's tooltip.
+    """
+    fit = max(12, min(36, (MAX_WIDTH - 24) // max(1, cells_across)))
+    return max(fit, box_for(len(str(largest_position)), _LABEL_BOX))
+
+
 def _draw_panel(canvas, panel, counts, ranks, top, selected, mark) -> int:
     axes = panel.axes
     rows = axes[-2] if len(axes) >= 2 else (0,)
     cols = axes[-1] if axes else (0,)
     blocks, across = _blocks(axes)
-    size = max(12, min(36, (MAX_WIDTH - 24) // max(1, across * (len(cols) + 1))))
+    size = _cell_size(across * (len(cols) + 1), max(counts, default=0))
     block_w, block_h = len(cols) * size, len(rows) * size + 16
     across = max(1, min(across, (MAX_WIDTH - 24 + size) // (block_w + size)))
     if mark:
@@ -296,5 +275,5 @@ class _Grid:
             f'<g class="{classes}" data-index="{name}" data-pos="{position}">'
             f"<title>[{name}] reads storage[{position}]</title>"
             f'<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="{fill}"{stroke}/>'
-            f"{_cell_text(x, y, size, str(position), ink)}</g>"
+            f"{centred_text(x, y, size, str(position), ink)}</g>"
         )

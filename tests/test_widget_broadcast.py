@@ -10,6 +10,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 import torch
+from _svg_text import labelled_boxes, text_pairs
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -21,7 +22,10 @@ from anatomy_widgets._broadcast import (
     broadcast_values,
     expand_strides,
 )
+from anatomy_widgets._broadcast_svg import ROLE_WORDS
 from anatomy_widgets._broadcast_widget import example_lines
+from anatomy_widgets._contrast import AA, contrast_ratio
+from anatomy_widgets._labels import MIN_FONT, PAD, text_width
 from grader.hidden.strategies.shared import layouts, shapes
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -253,3 +257,51 @@ def test_outside_a_kernel_the_output_is_a_picture_and_a_line_of_text():
     assert bundle["text/plain"] == "Broadcast((3, 1), (4,)) -> (3, 4)"
     assert bundle["text/html"].startswith('<div class="ta-static"><img alt="Broadcast(')
     assert Broadcast((3, 1), (4,)).static_html() == bundle["text/html"]
+
+
+# --- issue 20, item 7: what a tester found in a real browser ---------------------------------
+
+BIG = st.lists(st.sampled_from([1, 2, 3, 7, 1000, 123456, 10**9]), min_size=0, max_size=4)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(BIG, min_size=2, max_size=3))
+def test_every_box_label_fits_its_box_and_says_its_role(shapes_):
+    svg = Broadcast(*shapes_).svg
+    for g, rect, text in labelled_boxes(svg):
+        font, width = int(text.get("font-size")), int(rect.get("width"))
+        assert font >= MIN_FONT and text_width(text.text, font) <= width - 2 * PAD, text.text
+        assert ROLE_WORDS[g.get("data-role")] in g.find(f"{SVG}title").text
+
+
+def test_a_new_dim_stretched_to_1000_fits_at_full_size():
+    svg = Broadcast((7,), (1000, 1)).svg
+    (box,) = [b for b in labelled_boxes(svg) if b[0].get("data-operand") == "a"
+              and b[0].get("data-dim") == "-2"]  # fmt: skip
+    g, rect, text = box
+    assert text.text == "(1)→1000" and text.get("font-size") == "12"
+    assert text_width("(1)→1000", 12) <= int(rect.get("width")) - 2 * PAD
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(BIG, min_size=2, max_size=3))
+def test_every_text_in_the_picture_keeps_aa_contrast(shapes_):
+    for text, fg, bg in text_pairs(Broadcast(*shapes_).svg):
+        assert contrast_ratio(fg, bg) >= AA, (text, fg, bg)
+
+
+def test_unreadable_text_replaces_the_drawing_with_the_error():
+    widget = Broadcast((3, 1), (4,))
+    widget.boxes[1].value = "4, x"
+    assert widget.svg == "" and "<svg" not in widget.drawing.value
+    assert "ta-error" in widget.drawing.value and "<img" not in widget.static_html()
+    widget.boxes[1].value = "4"
+    assert widget.svg.startswith("<svg") and "ta-error" not in widget.drawing.value
+
+
+def test_the_picture_and_the_controls_have_names():
+    widget = Broadcast((3, 1), (4,))
+    root = ET.fromstring(widget.svg)
+    assert root.get("role") == "img"
+    assert root.get("aria-label") == "broadcasting: a  (3, 1); b  (4,); result  (3, 4)"
+    assert all(c.description and c.tooltip for c in (*widget.boxes, widget.values_box))

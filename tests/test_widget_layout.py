@@ -6,6 +6,7 @@ torch is the oracle. Layouts come from ``grader.hidden.strategies.shared``: real
 ``(shape, stride, offset)`` triples with arbitrary (also overlapping) strides.
 """
 
+import math
 import tracemalloc
 import xml.etree.ElementTree as ET
 from collections import Counter, defaultdict
@@ -14,11 +15,15 @@ from pathlib import Path
 import nbformat
 import pytest
 import torch
+from _svg_text import labelled_boxes, text_pairs
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from nbconvert import HTMLExporter
 
 from anatomy_widgets import MemoryLayout
+from anatomy_widgets._contrast import AA, contrast_ratio
+from anatomy_widgets._controls import offered_strides
+from anatomy_widgets._labels import MIN_FONT, text_width
 from anatomy_widgets._layout import (
     Layout,
     address_formula,
@@ -323,6 +328,7 @@ def test_typing_strides_redraws_the_grid_as_as_strided_reads_it():
 def test_offset_and_shape_controls_move_the_view():
     widget = MemoryLayout(torch.arange(12).view(3, 4))
     widget.shape_box.value = "(2, 2)"
+    widget.stride_box.value = "4, 1"  # a new shape comes with its own strides: keep (3, 4)'s
     widget.offset_box.value = 5
     assert widget.layout == Layout((2, 2), (4, 1), 5, 12)
     assert drawn_elements(widget.svgs[0]) == {(0, 0): 5, (0, 1): 6, (1, 0): 9, (1, 1): 10}
@@ -358,9 +364,12 @@ def test_an_out_of_bounds_layout_is_refused_with_torchs_reason():
     widget.storage_box.value = 11
     with pytest.raises(RuntimeError) as torch_error:
         torch.arange(11).as_strided((3, 4), (4, 1), 0)
-    assert widget.error == f"as_strided refuses this layout: {torch_error.value}"
-    assert drawn_elements(widget.svgs[0]) == {}
+    refusal = "as_strided refuses this layout (torch's words, storage sizes in bytes)"
+    assert widget.error == f"{refusal}: {torch_error.value}"
+    assert widget.svgs == []  # the error replaces the picture
     assert str(torch_error.value) in widget.static_html()
+    assert "in elements: this view reads up to storage[11], so it needs 12 elements; " \
+        "the storage has 11" in widget.static_html()  # fmt: skip
     assert repr(widget).endswith(f"refused: {widget.error}")
     widget.storage_box.value = 12
     assert widget.error is None and len(drawn_elements(widget.svgs[0])) == 12
@@ -386,12 +395,12 @@ def test_overlapping_elements_are_named_in_words():
     assert "elements sharing a storage cell: none" in MemoryLayout(torch.arange(6)).static_html()
 
 
-def test_sliders_select_an_element_and_show_its_address_arithmetic():
+def test_index_boxes_select_an_element_and_show_its_address_arithmetic():
     widget = MemoryLayout(torch.arange(12).view(3, 4).t())
-    assert [s.layout.display for s in widget.sliders] == [None, None, "none", "none"]
-    assert (widget.sliders[0].max, widget.sliders[1].max) == (3, 2)
-    widget.sliders[0].value = 2
-    widget.sliders[1].value = 1
+    assert [s.layout.display for s in widget.index_boxes] == [None, None, "none", "none"]
+    assert (widget.index_boxes[0].max, widget.index_boxes[1].max) == (3, 2)
+    widget.index_boxes[0].value = 2
+    widget.index_boxes[1].value = 1
     assert widget.selected == (2, 1)
     assert "x[2, 1] → offset + Σ index·stride = 0 + 2·1 + 1·4 = 6" in widget.static_html()
     root = ET.fromstring(widget.svgs[0])
@@ -403,7 +412,7 @@ def test_select_takes_negative_indices_and_refuses_out_of_range_ones():
     widget = MemoryLayout(torch.arange(12).view(3, 4))
     widget.select((-1, -2))
     assert widget.selected == (2, 2)
-    assert [s.value for s in widget.sliders[:2]] == [2, 2]
+    assert [s.value for s in widget.index_boxes[:2]] == [2, 2]
     with pytest.raises(IndexError):
         widget.select((3, 0))
     assert widget.selected == (2, 2)
@@ -479,3 +488,131 @@ def test_the_stored_lesson_shows_pictures_without_a_kernel_or_a_cdn():
     assert html.count('<img alt="MemoryLayout(shape=') == len(outputs)
     assert "application/vnd.jupyter.widget-view+json" not in html
     assert "html-manager" not in html
+
+
+# --- issue 20, item 7: what a tester found in a real browser ---------------------------------
+
+
+@settings(max_examples=100, deadline=None)
+@given(shapes(max_dims=4), shapes(max_dims=4), st.booleans())
+def test_a_typed_shape_is_offered_torchs_contiguous_strides(old, new, typed):
+    stride = torch.empty(old).stride()
+    offered = offered_strides(old, new, stride, typed)
+    if typed and len(new) == len(old):
+        assert offered == stride  # the student's own strides stay while the rank does
+    else:
+        assert offered == torch.empty(new).stride()
+
+
+def test_typing_a_shape_of_another_rank_refills_the_strides_and_draws_it():
+    widget = MemoryLayout(torch.arange(12).view(3, 4))
+    widget.shape_box.value = "2, 3, 2"
+    assert widget.error is None
+    assert widget.stride_box.value == "6, 2, 1"
+    expected = torch.arange(12).view(2, 3, 2)
+    cells = drawn_elements(widget.svgs[0])
+    assert cells == {i: expected[i].item() for i in _all_indices((2, 3, 2))}
+
+
+def test_strides_typed_by_the_student_survive_a_shape_of_the_same_rank_only():
+    widget = MemoryLayout(torch.arange(12).view(3, 4))
+    widget.shape_box.value = "3, 3"  # not typed yet: offered (3, 1)
+    assert widget.layout.stride == (3, 1)
+    widget.stride_box.value = "1, 3"
+    widget.shape_box.value = "2, 3"
+    assert widget.layout.stride == (1, 3)
+    widget.shape_box.value = "12"
+    assert widget.layout.stride == (1,) and widget.error is None
+    widget.shape_box.value = "3, 4"  # the rank changed on the way: offered again
+    assert widget.layout.stride == (4, 1)
+
+
+@pytest.mark.parametrize("typed", [("shape_box", "3, x"), ("stride_box", "4; 1"),
+                                   ("storage_box", 5)])  # fmt: skip
+def test_an_error_replaces_the_drawing(typed):
+    widget = MemoryLayout(torch.arange(12).view(3, 4))
+    box, text = typed
+    getattr(widget, box).value = text
+    assert widget.error and widget.svgs == []
+    assert "<svg" not in widget.drawing.value and "ta-error" in widget.drawing.value
+    assert "<img" not in widget.static_html()
+    assert [b.layout.display for b in widget.index_boxes] == ["none"] * 4
+
+
+def _label_problems(svg: str) -> list[str]:
+    """Cells whose label overflows, is unreadably small, or is neither drawn nor in the title."""
+    problems = []
+    for g, rect, text in labelled_boxes(svg):
+        position = g.get("data-pos")
+        title = g.find(f"{SVG}title").text
+        if f"storage[{int(position):,}]" not in title and f"storage[{position}]" not in title:
+            problems.append(f"{position}: title {title!r}")
+        if text is None:
+            continue
+        font, width = int(text.get("font-size")), int(rect.get("width"))
+        if text.text != position or font < MIN_FONT or text_width(text.text, font) > width - 2:
+            problems.append(f"{position}: {text.text!r} at {font}px in {width}px")
+    return problems
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.one_of(ANY_LAYOUT, strided_specs().map(lambda s: over_arange(*s))))
+def test_every_cell_label_fits_its_box_or_waits_in_its_tooltip(t):
+    for svg in MemoryLayout(t).svgs:
+        assert _label_problems(svg) == []
+
+
+@pytest.mark.parametrize("shape", [(10, 64), (4, 16, 16), (64, 64), (2, 2, 8, 8)])
+def test_cells_past_99_show_their_number(shape):
+    (svg,) = MemoryLayout(torch.arange(math.prod(shape)).view(shape)).svgs
+    boxes = labelled_boxes(svg)
+    unlabelled = [g.get("data-pos") for g, _, text in boxes if text is None]
+    assert unlabelled == [] and _label_problems(svg) == []
+    assert any(int(g.get("data-pos")) >= 100 for g, _, _ in boxes if "elem" in g.get("class"))
+
+
+def test_past_four_digits_the_number_is_in_the_tooltip_with_the_index():
+    (svg,) = MemoryLayout(torch.empty(10**9, device="meta")[10**8 :].view(-1, 10)).svgs
+    elems = [(g, t) for g, _, t in labelled_boxes(svg) if "elem" in g.get("class")]
+    g, text = elems[0]
+    assert text is None  # 100,000,000 does not fit a cell at a readable size
+    assert g.find(f"{SVG}title").text == "[0, 0] reads storage[100000000]"
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.one_of(ANY_LAYOUT, strided_specs().map(lambda s: over_arange(*s))))
+def test_every_text_in_the_picture_keeps_aa_contrast(t):
+    widget = MemoryLayout(t, base=t, index=(0,) * t.ndim if t.numel() else None)
+    for svg in widget.svgs:
+        for text, fg, bg in text_pairs(svg):
+            assert contrast_ratio(fg, bg) >= AA, (text, fg, bg)
+
+
+def _lines(widget) -> list[str]:
+    html = widget.drawing.value
+    info = ET.fromstring(html[html.index('<div class="ta-info"') :])
+    svg_texts = [text for svg in widget.svgs for text, _, _ in text_pairs(svg)]
+    return ["".join(div.itertext()) for div in info] + svg_texts
+
+
+@pytest.mark.parametrize("make", [
+    lambda: MemoryLayout(torch.arange(12).view(3, 4).t(), index=(1, 2)),
+    lambda: MemoryLayout(torch.arange(12).view(3, 4)[1:], base=torch.arange(12)),
+    lambda: MemoryLayout(shape=(3, 4), stride=(4, 1), storage_size=11),
+])  # fmt: skip
+def test_no_line_counts_in_bytes_and_elements_at_once(make):
+    lines = _lines(make())
+    assert any("byte" in line for line in lines) and any("element" in line for line in lines)
+    mixed = [line for line in lines if "byte" in line and "element" in line]
+    assert mixed == []
+
+
+def test_the_pictures_and_controls_have_names():
+    widget = MemoryLayout(torch.arange(12).view(3, 4), base=torch.arange(12))
+    for svg in widget.svgs:
+        root = ET.fromstring(svg)
+        assert root.get("role") == "img" and root.get("aria-label")
+        assert root.find(f"{SVG}title").text == root.get("aria-label")
+    controls = [widget.preset, widget.shape_box, widget.stride_box, widget.offset_box,
+                widget.storage_box, *widget.index_boxes]  # fmt: skip
+    assert all(c.description and c.tooltip for c in controls)
