@@ -22,8 +22,9 @@ import importlib
 import pkgutil
 
 from ._registry import Mismatch, public_check, registered
+from ._unfinished import NotAttempted, checking
 
-__all__ = ["check", "public_check", "Mismatch", "exercise_names"]
+__all__ = ["check", "checking", "public_check", "Mismatch", "NotAttempted", "exercise_names"]
 
 
 def _load_chapters() -> None:

@@ -126,9 +126,10 @@ def _new_cells(nb: dict, assignment: str, name: str, points: int) -> list[dict]:
               f"    # {MARKER}: the solution\n"
               "    raise NotImplementedError()\n"
               "    ### END SOLUTION")
-    test = (f"# {MARKER}: a few visible asserts the student can read, e.g.\n"
-            f"# assert {name}(...) == ...\n"
-            f"check({name})\n\n"
+    test = (f"with checking({name}):  # a stub says \"not attempted yet\" and Run All goes on\n"
+            f"    # {MARKER}: a few visible asserts the student can read, e.g.\n"
+            f"    # assert {name}(...) == ...\n"
+            f"    check({name})\n\n"
             "### BEGIN HIDDEN TESTS\n"
             f"# Graded outside this notebook by grader/hidden/test_{assignment}.py\n"
             "### END HIDDEN TESTS")

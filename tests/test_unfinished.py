@@ -1,0 +1,63 @@
+"""Unfinished is not broken: a fresh exercise notebook runs top to bottom in a real kernel.
+
+Each test cell of an exercise not attempted yet says so on stderr (nbgrader gives
+such a cell 0 points) and the next cells still run; a finished exercise's test
+cell passes as before, and a wrong one still fails.
+"""
+
+import nbformat
+import pytest
+from conftest import ROOT
+from nbclient import NotebookClient
+from nbgrader.utils import determine_grade
+
+from grader import _notebook
+
+RELEASED = sorted((ROOT / "exercises").glob("*/*.ipynb"))
+
+
+def _run_all(nb, path) -> None:
+    """Run All, as JupyterLab's button does: stop at the first cell that errs."""
+    NotebookClient(nb, timeout=300, kernel_name="python3",
+                   resources={"metadata": {"path": str(path.parent)}}).execute()
+
+
+def _stderr(cell) -> str:
+    return "".join(o.get("text", "") for o in cell.outputs if o.get("name") == "stderr")
+
+
+@pytest.mark.parametrize("path", RELEASED, ids=lambda p: p.parent.name)
+def test_a_fresh_exercise_notebook_runs_to_the_end(path):
+    nb = nbformat.read(path, as_version=4)
+    _run_all(nb, path)  # raises CellExecutionError at the first error
+    code = [cell for cell in nb.cells if cell.cell_type == "code"]
+    assert all(cell.execution_count for cell in code), "a code cell did not run"
+    for name, cell in _notebook.exercise_cells(nb).items():
+        assert f"{name}: not attempted yet" in _stderr(cell), cell.outputs
+        assert determine_grade(cell)[0] == 0, f"{name}: an unattempted exercise scored points"
+
+
+def _with_answer(nb, name: str, source: str):
+    """The notebook with exercise ``name``'s answer cell replaced by ``source``."""
+    answer = next(cell for cell in nb.cells
+                  if cell.metadata.get("nbgrader", {}).get("grade_id") == f"{name}_answer")
+    answer.source = source
+    return nb
+
+
+def test_a_finished_exercise_passes_and_a_wrong_one_still_fails():
+    path = ROOT / "exercises" / "01_storage_strides" / "01_storage_strides.ipynb"
+    right = ("import torch\ndef contiguous_strides(shape):\n"
+             "    return torch.empty(shape).stride()")
+    nb = _with_answer(nbformat.read(path, as_version=4), "contiguous_strides", right)
+    _run_all(nb, path)
+    cell = _notebook.exercise_cells(nb)["contiguous_strides"]
+    stdout = "".join(o.get("text", "") for o in cell.outputs if o.get("name") == "stdout")
+    assert _stderr(cell) == "" and stdout.startswith("✓ contiguous_strides: "), cell.outputs
+
+    wrong = "def contiguous_strides(shape):\n    return tuple(1 for _ in shape)"
+    nb = _with_answer(nbformat.read(path, as_version=4), "contiguous_strides", wrong)
+    NotebookClient(nb, timeout=300, kernel_name="python3", allow_errors=True,
+                   resources={"metadata": {"path": str(path.parent)}}).execute()
+    cell = _notebook.exercise_cells(nb)["contiguous_strides"]
+    assert [o["ename"] for o in cell.outputs if o["output_type"] == "error"] == ["AssertionError"]
