@@ -287,7 +287,7 @@ class MemoryLayout(StaticFallback, widgets.VBox):
 def _index_box(dim: int) -> widgets.BoundedIntText:
     # A number field, not an IntSlider: ipywidgets gives a slider's handle no accessible
     # name, and arrow keys step a number field just as they step a slider.
-    return widgets.BoundedIntText(description=f"index {dim}", min=0,
+    return widgets.BoundedIntText(description=f"index {dim}", min=0, continuous_update=True,
                                   tooltip=f"which index along dim {dim} to explain",
                                   layout=widgets.Layout(width="160px"))  # fmt: skip
 

@@ -23,6 +23,8 @@ from pathlib import Path
 import pytest
 import torch
 
+from anatomy_widgets._contrast import AA, contrast_ratio
+
 ROOT = Path(__file__).resolve().parents[1]
 LESSON = ROOT / "course" / "01_storage_strides.ipynb"
 ARTIFACTS = ROOT / "tests" / "artifacts" / "browser"
@@ -37,6 +39,15 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 TIMEOUT_MS = 60_000
+# Issue 20, item 7: one cell per thing a tester found in a real browser.
+FOUND = Path("widget_findings.ipynb")
+FOUND_CELLS = (
+    "import torch\nfrom anatomy_widgets import Broadcast, MemoryLayout",
+    "# typed shape\nMemoryLayout(torch.arange(12).view(3, 4))",
+    "# bad input\nMemoryLayout(torch.arange(12).view(3, 4))",
+    "# big grid\nMemoryLayout(torch.arange(640).view(10, 64))",
+    "# new dim\nBroadcast((7,), (1000, 1))",
+)
 
 
 def _chromium() -> str | None:
@@ -53,12 +64,13 @@ sync_api = pytest.importorskip(
 )
 
 
-def _demo_notebook(path: Path) -> None:
-    """A one-cell notebook for Notebook 7: the broadcasting widget (no lesson uses it yet)."""
-    source = "from anatomy_widgets import Broadcast\n\nBroadcast((3, 1), (4,))"
+def _demo_notebook(path: Path, sources=("from anatomy_widgets import Broadcast\n\n"
+                                          "Broadcast((3, 1), (4,))",)) -> None:  # fmt: skip
+    """A notebook of code cells; by default the broadcasting widget, for Notebook 7."""
     nb = {
-        "cells": [{"cell_type": "code", "execution_count": None, "id": "broadcast",
-                   "metadata": {}, "outputs": [], "source": source}],
+        "cells": [{"cell_type": "code", "execution_count": None, "id": f"cell{k}",
+                   "metadata": {}, "outputs": [], "source": source}
+                  for k, source in enumerate(sources)],
         "metadata": {"kernelspec": {"display_name": "Python 3 (ipykernel)",
                                     "language": "python", "name": "python3"}},
         "nbformat": 4,
@@ -99,8 +111,7 @@ def _wait_for_idle_kernel(page, base: str, token: str, notebook: str) -> None:
 LOST_PORT = ("is already in use", "is not available", "no available port could be found")
 
 
-def _wait_until_up(server: subprocess.Popen, runtime: Path, token: str,
-                   log: Path) -> int | None:
+def _wait_until_up(server: subprocess.Popen, runtime: Path, token: str, log: Path) -> int | None:
     """The port the server listens on, once it answers; None if it lost its port.
 
     It is started on port 0: it binds a port the kernel picks, and says which in
@@ -129,8 +140,9 @@ def _wait_until_up(server: subprocess.Popen, runtime: Path, token: str,
     raise RuntimeError(f"jupyter lab did not answer in 60 s:\n{log.read_text()[-3000:]}")
 
 
-def _start_lab(command: list[str], env: dict, work: Path, token: str,
-               attempts: int = 5) -> tuple[subprocess.Popen, int]:
+def _start_lab(
+    command: list[str], env: dict, work: Path, token: str, attempts: int = 5
+) -> tuple[subprocess.Popen, int]:
     """A started server and its port. jupyter_server frees the port it picked before it
     listens on it: should another process take it meanwhile, a fresh server tries again."""
     log = work / "lab.log"
@@ -138,8 +150,12 @@ def _start_lab(command: list[str], env: dict, work: Path, token: str,
         runtime = work / "runtime"
         shutil.rmtree(runtime, ignore_errors=True)  # no earlier attempt's server-info file
         with open(log, "w") as out:
-            server = subprocess.Popen(command, env={**env, "JUPYTER_RUNTIME_DIR": str(runtime)},
-                                      stdout=out, stderr=subprocess.STDOUT)
+            server = subprocess.Popen(
+                command,
+                env={**env, "JUPYTER_RUNTIME_DIR": str(runtime)},
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
         try:
             port = _wait_until_up(server, runtime, token, log)
         except BaseException:
@@ -168,6 +184,7 @@ def lab(tmp_path_factory):
     root.mkdir()
     shutil.copy(LESSON, root / LESSON.name)
     _demo_notebook(root / "broadcast_demo.ipynb")
+    _demo_notebook(root / FOUND.name, FOUND_CELLS)
     _lab_settings(work / "settings")
     env = dict(os.environ,
                JUPYTER_DATA_DIR=str(work / "data"), JUPYTER_CONFIG_DIR=str(work / "config"),
@@ -263,7 +280,7 @@ def test_lesson_in_jupyterlab_stored_picture_then_live_widget(lab, page):
     with pytest.raises(RuntimeError) as torch_error:
         torch.arange(12).as_strided((4, 3), (4, 1))
     assert str(torch_error.value) in widget_cell.locator(".ta-error").text_content()
-    assert _drawn_positions(widget_cell) == {}
+    assert widget_cell.locator("svg.ta-memory").count() == 0  # the error replaces the picture
 
     stride.fill("3, 1")
     stride.press("Enter")
@@ -271,9 +288,9 @@ def test_lesson_in_jupyterlab_stored_picture_then_live_widget(lab, page):
     expected = torch.arange(12).as_strided((4, 3), (3, 1))
     assert _drawn_positions(widget_cell) == _as_drawn(expected)
 
-    handle = widget_cell.locator(".widget-slider", has_text="index 0").locator(".noUi-handle")
-    handle.focus()
-    handle.press("ArrowRight")
+    index_0 = widget_cell.get_by_role("spinbutton", name="index 0")
+    index_0.focus()
+    index_0.press("ArrowUp")
     widget_cell.locator('g.elem.selected[data-index="1, 0"][data-pos="3"]').wait_for()
     assert "0 + 1·3 + 0·1 = 3" in widget_cell.locator(".ta-info").text_content()
     widget_cell.screenshot(path=ARTIFACTS / "lab_live_widget.png")
@@ -302,3 +319,120 @@ def test_broadcast_widget_in_notebook_7(lab, page):
         torch.empty(3, 1) + torch.empty(2, 4)
     assert str(torch_error.value) in cell.locator(".ta-info").text_content()
     cell.screenshot(path=ARTIFACTS / "notebook7_broadcast.png")
+
+
+# --- issue 20, item 7: each thing the tester found, in JupyterLab ----------------------------
+
+
+@pytest.fixture(scope="module")
+def findings(lab, browser):
+    """JupyterLab on FOUND with every cell run: (page, cell locator by its first line)."""
+    base, token = lab
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.set_default_timeout(TIMEOUT_MS)
+    page.route(re.compile(r"^(?!http://127\.0\.0\.1[:/]|data:|blob:)"), _refuse)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.goto(f"{base}/lab/tree/{FOUND.name}?token={token}")
+    _cell(page, "# new dim").wait_for()
+    _wait_for_idle_kernel(page, base, token, FOUND.name)
+    _run_all_until(page, _cell(page, "# new dim").locator(".widget-html svg.ta-broadcast"))
+    for first_line in ("# typed shape", "# bad input", "# big grid"):
+        _cell(page, first_line).locator(".widget-html svg.ta-memory").wait_for()
+    yield page
+    page.close()
+
+
+def test_typing_a_shape_refills_the_strides_and_draws_it(findings):
+    cell = _cell(findings, "# typed shape")
+    shape = cell.get_by_role("textbox", name="shape")
+    shape.fill("2, 3, 2")
+    shape.press("Enter")
+    cell.locator('g.elem[data-index="1, 2, 1"]').wait_for()
+    assert cell.get_by_role("textbox", name="stride").input_value() == "6, 2, 1"
+    assert cell.locator(".ta-error").count() == 0
+    assert _drawn_positions(cell) == _as_drawn(torch.arange(12).view(2, 3, 2))
+    cell.screenshot(path=ARTIFACTS / "findings_typed_shape.png")
+
+
+def test_bad_input_shows_the_error_and_no_picture(findings):
+    cell = _cell(findings, "# bad input")
+    shape = cell.get_by_role("textbox", name="shape")
+    shape.fill("3, x")
+    shape.press("Enter")
+    cell.locator(".ta-error").wait_for()
+    assert "expected whole numbers" in cell.locator(".ta-error").text_content()
+    assert cell.locator(".widget-html svg").count() == 0
+    shape.fill("3, 4")
+    shape.press("Enter")
+    cell.locator(".widget-html svg.ta-memory").wait_for()
+    assert cell.locator(".ta-error").count() == 0
+
+
+# Per cell or box: its position, label text, the label's rendered width and the box's.
+_LABELS_JS = """svg => [...svg.querySelectorAll('g')].filter(g => g.querySelector(':scope > rect'))
+  .map(g => { const t = g.querySelector(':scope > text[text-anchor="middle"]');
+              const title = g.querySelector(':scope > title');
+              return [g.dataset.pos ?? g.dataset.role, t ? t.textContent : null,
+                      t ? t.getBBox().width : 0,
+                      g.querySelector(':scope > rect').getBBox().width,
+                      title ? title.textContent : ''] })"""
+
+
+def test_every_cell_past_99_shows_its_number_inside_its_box(findings):
+    cell = _cell(findings, "# big grid")
+    labels = cell.locator("svg.ta-memory").evaluate(_LABELS_JS)
+    numbered = {int(pos) for pos, text, *_ in labels if text == pos}
+    assert set(range(640)) <= numbered  # every element, 100 to 639 included
+    overflowing = [(text, w, box) for _, text, w, box, _ in labels if w > box]
+    assert overflowing == []
+    cell.screenshot(path=ARTIFACTS / "findings_big_grid.png")
+
+
+def test_broadcast_labels_stay_inside_their_boxes(findings):
+    cell = _cell(findings, "# new dim")
+    labels = cell.locator("svg.ta-broadcast").evaluate(_LABELS_JS)
+    assert ["(1)→1000"] == [text for _, text, *_ in labels if text.startswith("(1)")]
+    assert [(text, w, box) for _, text, w, box, _ in labels if w > box - 4] == []
+    assert all(title for *_, title in labels)  # each box also says its role in words
+    cell.screenshot(path=ARTIFACTS / "findings_new_dim.png")
+
+
+# Each text of a picture with its computed fill and the fill of the rect behind it.
+_INKS_JS = """svg => [...svg.querySelectorAll('text')].map(t => {
+  const box = t.parentNode.querySelector(':scope > rect') || svg.querySelector(':scope > rect');
+  return [t.textContent, getComputedStyle(t).fill, getComputedStyle(box).fill] })"""
+
+
+def _hex(css: str) -> str:
+    r, g, b = (int(v) for v in re.findall(r"\d+", css)[:3])
+    return f"#{r:02x}{g:02x}{b:02x}"
+
+
+def test_every_text_keeps_4_5_to_1_contrast_as_rendered(findings):
+    pairs = []
+    for first_line in ("# big grid", "# new dim"):
+        for svg in _cell(findings, first_line).locator(".widget-html svg").all():
+            pairs += svg.evaluate(_INKS_JS)
+        info = _cell(findings, first_line).locator(".ta-info")
+        pairs.append(info.evaluate("d => ['info', getComputedStyle(d).color, "
+                                   "getComputedStyle(d).backgroundColor]"))  # fmt: skip
+    assert len(pairs) > 600
+    low = [(t, fg, bg) for t, fg, bg in pairs if contrast_ratio(_hex(fg), _hex(bg)) < AA]
+    assert low == []
+
+
+def test_every_control_and_picture_has_an_accessible_name(findings):
+    cells = findings.locator(".jp-CodeCell").filter(has=findings.locator(".widget-html"))
+    controls = cells.locator("input, select, [role=slider]")
+    names = controls.evaluate_all(
+        "els => els.map(e => e.getAttribute('aria-label') || [...(e.labels || [])]"
+        ".map(l => l.textContent.trim()).join(' ') || e.title)"
+    )
+    assert len(names) >= 2 * 9 + 4 and all(names), names
+    roles = {"preset": "combobox", "shape": "textbox", "stride": "textbox",
+             "offset": "spinbutton", "storage": "spinbutton", "index 0": "spinbutton"}  # fmt: skip
+    for name, role in roles.items():
+        assert findings.get_by_role(role, name=name, exact=True).count() >= 3, name
+    assert findings.get_by_role("checkbox", name="show example values").count() == 1
+    assert findings.get_by_role("img", name=re.compile("^storage of 640 elements")).count() == 1
+    assert findings.get_by_role("img", name=re.compile(r"^broadcasting: a\s+\(7,\)")).count() == 1
