@@ -1,6 +1,6 @@
 """The grading run behind ``grade``: judge ahead in parallel, nbgrader's steps beside it,
 then per assignment a check that every notebook was judged by us, a summary table and a
-plot, and the exports."""
+plot, the misconceptions' table and plot, and the exports."""
 
 import collections
 import contextlib
@@ -14,6 +14,7 @@ from pathlib import Path
 from grader import _notebook
 from grader._course import Course, speed_pieces_off
 from grader.batch import _gradebook, _triage
+from grader.batch._misconception_report import write_misconception_report
 from grader.batch._parallel import judge_batch
 from grader.batch._report import plot_scores
 from grader.bridge._steps import NbgraderSteps
@@ -164,6 +165,17 @@ def _summarize(course: Course, assignment: str) -> None:
         points = {n: float(c["metadata"]["nbgrader"]["points"]) for n, c in cells.items()}
         plot_scores(table, points, plot, assignment)
         print(f"score distribution: {plot}")
+    _report_misconceptions(course, assignment)
+
+
+def _report_misconceptions(course: Course, assignment: str) -> None:
+    """The table and plot of named misconceptions: a hint, so a failure only says so."""
+    try:
+        table, plot = write_misconception_report(course.instructor, assignment)
+    except Exception as exc:  # noqa: BLE001 - the grades stand without it
+        print(f"no misconception report for {assignment}: {exc!r}", file=sys.stderr)
+        return
+    print(f"misconceptions: {table}   {plot}")
 
 
 def _report_problems(course: Course, assignment: str, problems: dict[str, str]) -> None:

@@ -4,7 +4,8 @@
 one notebook through ``_plugin``, its one pytest plugin (the ``student``
 fixture, the verdict, and ``_replay``'s recorded examples); ``_remote`` is its
 handle on the student's process (every call a round trip over the wire);
-``_describe`` turns a failure into feedback;
+``_describe`` turns a failure into feedback; ``_misconceptions`` names the
+wrong answer a student's failures look like;
 ``_judge_server`` keeps judges warm for the grading command. Nothing here runs
 student code: it only hears the student's answers.
 """
