@@ -90,4 +90,11 @@ MUTANTS = [
          "test_answers_are_the_same_when_their_values_types_and_views_are",
          "tests/test_misconceptions.py::test_a_failure_no_wrong_answer_gives_is_named_nothing"),
     ),
+    Mutant(
+        "a test cell swallows a wrong answer as if it were not attempted yet",
+        "grader/checks/_unfinished.py",
+        (("        if kind is None or not issubclass(kind, NotImplementedError):",
+          "        if kind is None:  # MUTANT"),),
+        ("tests/test_unfinished.py::test_a_finished_exercise_passes_and_a_wrong_one_still_fails",),
+    ),
 ]
