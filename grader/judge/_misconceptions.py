@@ -100,8 +100,8 @@ def same_answer(request: dict, student: dict, wrong: dict) -> bool:
         return student.get("type") == wrong.get("type")
     if not student.get("status") == wrong.get("status") == "ok":
         return False  # missing, ungradable: nothing to compare
-    (mine, inputs_a), (theirs, inputs_b) = _decoded(request, student), _decoded(request, wrong)
-    return _same(mine, theirs, inputs_a, inputs_b)
+    (students, inputs_a), (wrongs, inputs_b) = _decoded(request, student), _decoded(request, wrong)
+    return _same(students, wrongs, inputs_a, inputs_b)
 
 
 # --- the wrong answers, run here --------------------------------------------------------

@@ -84,7 +84,7 @@ MUTANTS = [
     Mutant(
         "a misconception is named whatever the student answered",
         "grader/judge/_misconceptions.py",
-        (("    return _same(mine, theirs, inputs_a, inputs_b)",
+        (("    return _same(students, wrongs, inputs_a, inputs_b)",
           "    return True  # MUTANT"),),
         ("tests/test_misconceptions.py::"
          "test_answers_are_the_same_when_their_values_types_and_views_are",
