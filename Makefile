@@ -26,8 +26,10 @@ PORT ?= 8888
 LAB_OPTIONS := --port=$(PORT) $(if $(TOKEN),--IdentityProvider.token=$(TOKEN)) \
 	$(if $(filter no,$(BROWSER)),--no-browser)
 
+# KernelMetadataContents: opening a notebook does not mark it modified (grader/lab).
 lab: setup
 	$(VENV)/bin/jupyter lab $(ROOT_FLAG) $(LAB_OPTIONS) --ServerApp.root_dir="$(CURDIR)" \
+		--ServerApp.contents_manager_class=grader.lab.KernelMetadataContents \
 		--LabApp.default_url=/lab/tree/course/00_start.ipynb
 
 lint: setup

@@ -50,6 +50,7 @@ CHECKOUT = HERE.parent
 COURSE_ROOT = Path(os.environ.get("TENSOR_ANATOMY_COURSE_ROOT", CHECKOUT)).resolve()
 EDITION = os.environ.get("TENSOR_ANATOMY_EDITION", "")
 STUDENT_FOLDER = "tensor-anatomy-student"  # in each student's home
+KERNEL_METADATA_CONTENTS = "grader.lab.KernelMetadataContents"
 INSTRUCTOR_GROUP = "instructors"
 # What an instructor's server needs of the hub's environment to find the course's state.
 FOR_INSTRUCTORS = ("TENSOR_ANATOMY_EXCHANGE", "TENSOR_ANATOMY_COURSE_ID",
@@ -130,6 +131,9 @@ async def _by_role(spawner) -> None:
         environment["JUPYTER_CONFIG_PATH"] = str(HERE / "student")
     spawner.notebook_dir = str(folder)
     spawner.cmd = _started_in(folder)
+    if (folder / "grader" / "lab").is_dir():  # importable from the server's folder
+        # Opening a notebook does not mark it modified (grader/lab).
+        spawner.cmd.append(f"--ServerApp.contents_manager_class={KERNEL_METADATA_CONTENTS}")
     spawner.environment = environment
 
 

@@ -36,3 +36,14 @@ def test_a_right_answer_prints_one_line():
                    "check(contiguous_strides)")
     text = "".join(o.get("text", "") for o in outputs if o["output_type"] == "stream")
     assert text.startswith("✓ contiguous_strides: ") and text.count("\n") == 1
+
+
+def test_a_failed_visible_assert_without_a_counterexample_is_its_own_line():
+    outputs = _run("from grader import checking",
+                   "def not_an_exercise():\n    return 1",
+                   "with checking(not_an_exercise):\n    assert not_an_exercise() == 2")
+    error = next(o for o in outputs if o["output_type"] == "error")
+    assert error["ename"] == "Mismatch"
+    assert error["evalue"] == ("not_an_exercise: this check failed: "
+                               "assert not_an_exercise() == 2")
+    assert len(error["traceback"]) == 1, error["traceback"]

@@ -6,20 +6,11 @@ from dataclasses import dataclass
 from grader.checks._local import LocalFunction
 
 from .._errors import StudentError, StudentRaised
-from ._unfinished import NotAttempted, not_attempted_message
+from ._unfinished import Mismatch, NotAttempted, not_attempted_message
 
 __all__ = [
     "RAISED_LIKE_TORCH", "Mismatch", "public_check", "registered", "result_unless_torch_raises",
 ]
-
-
-class Mismatch(AssertionError):
-    """The student's answer disagrees with torch on a concrete input."""
-
-    def _render_traceback_(self) -> list[str]:
-        """What IPython shows for it: the counterexample, without the checks' own frames
-        (IPython's protocol for an exception that renders itself)."""
-        return [f"{type(self).__name__}: {self}"]
 
 
 @dataclass(frozen=True)

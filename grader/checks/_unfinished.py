@@ -1,14 +1,28 @@
-"""Unfinished is not broken: an exercise not attempted yet says so, and Run All goes on.
+"""What a test cell shows in the student's kernel: one short line, never a traceback.
 
 A released answer cell is a stub that raises ``NotImplementedError``. A test cell
-written as ``with checking(fn): ...`` turns that into one line on stderr and lets
-the next cells run. nbgrader gives a test cell that writes to stderr 0 points, and
-the hidden checks never read this cell, so nothing here changes a grade.
+written as ``with checking(fn): ...`` turns that into "not attempted yet" on
+stderr and lets the next cells run (nbgrader gives a test cell that writes to
+stderr 0 points; the hidden checks never read this cell, so nothing here
+changes a grade). A wrong answer is a ``Mismatch``: the exercise and a
+counterexample, rendered by IPython without the checks' own frames.
 """
 
+import contextlib
+import io
 import sys
+import traceback as tb
 
-__all__ = ["NotAttempted", "checking"]
+__all__ = ["Mismatch", "NotAttempted", "checking"]
+
+
+class Mismatch(AssertionError):
+    """The student's answer disagrees with torch on a concrete input."""
+
+    def _render_traceback_(self) -> list[str]:
+        """What IPython shows for it: the counterexample, without the checks' own frames
+        (IPython's protocol for an exception that renders itself)."""
+        return [f"{type(self).__name__}: {self}"]
 
 
 class NotAttempted(NotImplementedError):
@@ -25,19 +39,39 @@ def not_attempted_message(name: str) -> str:
 
 
 class checking:  # noqa: N801 - reads as a statement: ``with checking(fn):``
-    """The test cell of exercise ``answer``: a stub is "not attempted yet", not an error.
-
-    Any other failure (a wrong answer, a ``Mismatch``) propagates unchanged.
-    """
+    """The test cell of exercise ``answer``: a stub is "not attempted yet", not an error,
+    and a failed visible ``assert`` becomes one short line, a counterexample where the
+    public check finds one. Other exceptions propagate unchanged."""
 
     def __init__(self, answer):
+        self.answer = answer
         self.name = getattr(answer, "__name__", "this exercise")
 
     def __enter__(self) -> "checking":
         return self
 
     def __exit__(self, kind, error, traceback) -> bool:
-        if kind is None or not issubclass(kind, NotImplementedError):
-            return False
-        print(not_attempted_message(self.name), file=sys.stderr)
-        return True  # the exception is swallowed: Run All goes on to the next cell
+        __tracebackhide__ = True
+        if kind is not None and issubclass(kind, NotImplementedError):
+            print(not_attempted_message(self.name), file=sys.stderr)
+            return True  # swallowed: Run All goes on to the next cell
+        if kind is not None and issubclass(kind, AssertionError) and \
+                not hasattr(error, "_render_traceback_"):
+            raise self._short(error) from None
+        return False
+
+    def _short(self, error: AssertionError) -> AssertionError:
+        """The public check's counterexample if it finds one, else the failed line."""
+        from . import check  # the package imports this module first
+
+        try:
+            with contextlib.redirect_stdout(io.StringIO()):
+                check(self.answer)
+        except AssertionError as counterexample:
+            return counterexample
+        except Exception:  # noqa: BLE001 - the visible assert is the message then
+            pass
+        frames = tb.extract_tb(error.__traceback__)
+        line = frames[-1].line if frames else ""
+        said = f": {error}" if str(error) else ""
+        return Mismatch(f"{self.name}: this check failed: {line}{said}")

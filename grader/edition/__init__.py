@@ -57,11 +57,12 @@ def _imported(root: Path, path: Path) -> set[str]:
 
 
 def public_modules(root: Path) -> list[Path]:
-    """Files of ``grader`` that the student's kernel can import: from the public checks,
-    every chapter's, and the givens, what they import (followed to the end, imports
-    inside functions too), with every package ``__init__`` on the way; relative to
-    ``root``."""
-    start = [root / "grader" / "__init__.py", *sorted(root.glob("grader/givens/*.py")),
+    """Files of ``grader`` that the student's kernel or Jupyter server can import: from
+    the public checks, every chapter's, the givens and ``grader.lab``, what they import
+    (followed to the end, imports inside functions too), with every package
+    ``__init__`` on the way; relative to ``root``."""
+    start = [root / "grader" / "__init__.py", root / "grader" / "lab" / "__init__.py",
+             *sorted(root.glob("grader/givens/*.py")),
              *sorted(root.glob("grader/checks/[!_]*/__init__.py")),
              root / "grader" / "checks" / "__init__.py"]
     seen, todo = set(), list(start)

@@ -43,8 +43,10 @@ setup: $(STAMP)
 # JupyterLab refuses root unless told; containers often are root.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 
+# KernelMetadataContents: opening a notebook does not mark it modified (grader/lab).
 lab: setup
 \t$(PY) -m jupyterlab $(ROOT_FLAG) $(LAB_OPTIONS) --ServerApp.root_dir="$(CURDIR)" \\
+\t\t--ServerApp.contents_manager_class=grader.lab.KernelMetadataContents \\
 \t\t--LabApp.default_url=/lab/tree/course/00_start.ipynb
 
 test: setup
