@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from grader.checks._local import LocalFunction
 
 from .._errors import StudentError, StudentRaised
-from ._unfinished import Mismatch, NotAttempted, not_attempted_message
+from ._test_cell import Mismatch, NotAttempted, not_attempted_message
 
 __all__ = [
     "RAISED_LIKE_TORCH", "Mismatch", "public_check", "registered", "result_unless_torch_raises",
