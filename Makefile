@@ -63,9 +63,10 @@ export: setup
 demo: setup
 	$(PY) -m grader.cli demo
 
-# make validate NB=exercises/01_storage_strides/01_storage_strides.ipynb
+# make validate NB=exercises/01_storage_strides/01_storage_strides.ipynb: a dry run, its
+# points and a total (.venv/bin/python -m grader validate NB: the same, without make's noise).
 validate: setup
-	$(PY) -m grader.cli validate $(NB)
+	@$(PY) -m grader validate $(NB)
 
 # make new-exercise ASSIGNMENT=01_storage_strides NAME=my_function [POINTS=3]: the stubs of a
 # new exercise in its four files, and what to fill in (README, "Adding an exercise").

@@ -6,7 +6,8 @@
                        summary table
     demo               three synthetic students (complete, partial, blank),
                        graded by ``grade`` for every assignment
-    validate NB        run the hidden checks on one notebook, as grading would;
+    validate NB        a dry run: the hidden checks on one notebook, as grading would,
+                       its points per exercise and a total;
                        exit 0 only if every check passes (1: some fail,
                        2: the notebook could not be graded)
     new-exercise A N   write the stubs of a new exercise N of assignment A (its cells,
@@ -20,10 +21,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from grader import _authoring, _navigation, _notebook
+from grader import _authoring, _navigation
+from grader.batch._dry_run import dry_run
 from grader.batch._run import export_for_lms, grade
 from grader.bridge import _steps
-from grader.judge._judge_server import judge
 from grader.student import _sandbox
 
 from ._course import Course
@@ -54,27 +55,6 @@ def release(course: Course, names: list[str] | None = None) -> int:
     for path in _navigation.refresh(course):  # links to the exercises just released
         print(f"{path.relative_to(course.root)}: its links now follow the lessons")
     return int(any(codes))
-
-
-def validate(notebook: Path) -> int:
-    """The student's dry run: the real judge on one notebook, with an honest exit code."""
-    from grader.bridge._nbgrader import report_lines  # nbconvert: seconds, only here
-
-    assignment = notebook.resolve().parent.name
-    try:
-        nb = _notebook.load(notebook)
-        verdict = judge(nb, assignment)
-    except (OSError, ValueError, RuntimeError) as exc:
-        print(f"could not grade {notebook}: {exc}", file=sys.stderr)
-        return 2
-    points = {n: float(c["metadata"]["nbgrader"].get("points", 1))
-              for n, c in _notebook.exercise_cells(nb).items()}
-    for name, record in verdict["exercises"].items():
-        print("\n".join(report_lines(name, record, points.get(name, 1.0))))
-    failed = [n for n, r in verdict["exercises"].items() if r["passed"] < r["total"]]
-    print(f"\n{len(verdict['exercises']) - len(failed)} of {len(verdict['exercises'])} "
-          "exercises pass every hidden check")
-    return 1 if failed else 0
 
 
 def _sandbox_ready(allow_unconfined: bool) -> bool:
@@ -143,7 +123,7 @@ def main(argv=None) -> int:
     if not _sandbox_ready(options.allow_unconfined):
         return 2
     if options.command == "validate":
-        return validate(options.notebook)
+        return dry_run(options.notebook)
     if options.command == "demo":
         from grader.batch._demo import demo
 

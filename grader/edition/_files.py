@@ -7,7 +7,7 @@ from grader._course import Course
 __all__ = ["edition_files"]
 
 # What only grading needs (the judge, its cluster, its gradebook, its sandbox).
-_GRADER_ONLY = {"hypothesis", "distributed", "psycopg[binary]", "pyseccomp"}
+_GRADER_ONLY = {"hypothesis", "distributed", "psycopg[binary]", "pyseccomp", "latex2mathml"}
 
 _MAKEFILE = """\
 # Tensor Anatomy, student edition: two commands on a fresh machine.
@@ -79,12 +79,16 @@ no browser.
 {lessons}
 2. Open its assignment in `exercises/` and replace each
    `raise NotImplementedError()` with your code.
-3. The cell under each exercise runs `check(your_function)`: instant feedback,
-   either a line starting with `✓`, or a `Mismatch` with a small
-   counterexample. For exercises with a fixed set of answers
-   ({withheld}) `check` tells you whether your answer has the right form
-   only: whether it is right is for the grader.
-4. Your grade comes from hidden checks run by your instructor on many more
+3. The cell under each exercise (`with checking(your_function):`) runs a few
+   visible checks and `check(your_function)`: instant feedback, either a line
+   starting with `✓`, or one line `Mismatch: ...` with a small counterexample
+   (the input, your result, torch's). An exercise you have not started says
+   `not attempted yet`, and Run All goes on to the end. For exercises with a
+   fixed set of answers ({withheld}) `check` tells you whether your answer has
+   the right form only: whether it is right is for the grader.
+4. Before you submit, **Validate** (the notebook's toolbar) runs the whole
+   notebook in a fresh kernel and lists each test cell that fails, one line each.
+5. Your grade comes from hidden checks run by your instructor on many more
    inputs, outside your notebook. Passing `check` is a good sign, not a
    guarantee.
 
