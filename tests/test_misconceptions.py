@@ -21,7 +21,7 @@ from conftest import COURSE, complete_notebook
 from test_grading import _with_answers
 
 from grader.batch import _misconception_report as report
-from grader.bridge._nbgrader import misconceptions_shown, report_lines
+from grader.bridge._verdict_text import misconceptions_shown, report_lines
 from grader.hidden.wrong_answers import mistake_name, named_wrong_answers
 from grader.judge import _misconceptions
 from grader.judge._misconceptions import name_misconceptions, same_answer

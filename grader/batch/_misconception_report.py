@@ -1,7 +1,7 @@
 """After grading: how many students showed each named misconception, as a table and a plot.
 
 Read from the autograded notebooks, the test cells' reports as the students read
-them (``_nbgrader.report_lines``: a ``Looks like:`` line per misconception the
+them (``_verdict_text.report_lines``: a ``Looks like:`` line per misconception the
 judge named), so the table counts exactly what the feedback says. Every named
 wrong answer of the assignment has its row (``grader.hidden.wrong_answers``),
 those no student showed with 0, in the wrong answers' order.
@@ -12,6 +12,7 @@ import math
 from pathlib import Path
 
 from grader import _notebook
+from grader.bridge._verdict_text import misconceptions_shown
 from grader.hidden.wrong_answers import named_wrong_answers
 
 __all__ = ["misconception_table", "plot_misconceptions", "shown_by_student",
@@ -22,8 +23,6 @@ COLUMNS = ("exercise", "misconception", "students", "of", "student_ids")
 
 def shown_by_student(autograded: Path, assignment: str) -> dict[str, dict[str, list[str]]]:
     """student → exercise → the misconceptions their autograded notebook names."""
-    from grader.bridge._nbgrader import misconceptions_shown  # nbconvert: only when needed
-
     shown = {}
     for path in sorted(Path(autograded).glob(f"*/{assignment}/*.ipynb")):
         cells = _notebook.exercise_cells(_notebook.load(path))
