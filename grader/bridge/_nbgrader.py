@@ -138,15 +138,28 @@ def missing_verdicts(nb) -> list[str]:
 
 
 def feedback_pipeline() -> list:
-    """nbgrader's feedback preprocessors plus ``ClearHiddenTests``.
+    """nbgrader's feedback preprocessors, then ours.
 
-    Stock ``generate_feedback`` shows the autograded notebook as it is, hidden
-    test regions included; students must never see them.
+    ``ClearHiddenTests``: stock ``generate_feedback`` shows the autograded notebook
+    as it is, hidden test regions included; students must never see them.
+    ``VerdictScoreFromGradebook`` (after nbgrader's ``GetGrades``): the verdict's
+    points are the gradebook's. ``DrawFailingInputs``: a picture of each first
+    failing input. ``MathAsMathML``: the page's maths renders offline.
+    ``WrapLongLines``: a verdict's long lines wrap at the page's edge.
     """
     from nbgrader.converters import GenerateFeedback
     from nbgrader.preprocessors import ClearHiddenTests
 
-    return [*GenerateFeedback().preprocessors, ClearHiddenTests]
+    from grader.bridge._drawn_inputs import DrawFailingInputs
+    from grader.bridge._gradebook_score import VerdictScoreFromGradebook
+    from grader.bridge._offline_math import MathAsMathML
+    from grader.bridge._page_style import WrapLongLines
+
+    # GetGrades first (it reads the gradebook), then CSSHTMLHeaderPreprocessor (it starts
+    # the page's styles, which WrapLongLines adds to).
+    stock = GenerateFeedback().preprocessors
+    return [*stock, ClearHiddenTests, VerdictScoreFromGradebook, DrawFailingInputs,
+            MathAsMathML, WrapLongLines]
 
 
 class _CompiledTemplates(jinja2.BytecodeCache):

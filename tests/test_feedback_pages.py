@@ -1,0 +1,79 @@
+"""Feedback pages that teach: drawn inputs, the gradebook's points, maths offline.
+
+Unit tests of the feedback preprocessors (``grader/bridge``); the whole path, from
+grading to the page, is in ``tests/test_pipeline.py``.
+"""
+
+import nbformat
+import torch
+from nbformat import v4
+
+from grader.bridge._drawn_inputs import DrawFailingInputs, pictures_for
+from grader.bridge._gradebook_score import VerdictScoreFromGradebook, with_score
+from grader.bridge._offline_math import markdown_with_mathml
+
+VERDICT = "Hidden checks for diagonal_view: 3 of 6 passed → 1 / 2 points\n"
+
+
+def test_a_tensor_input_is_drawn_where_torch_puts_its_elements():
+    """The picture's cells are the storage positions torch reads for that layout."""
+    described = "diagonal_view(tensor(shape=(3, 2), stride=(1, 4), offset=2, dtype=int64))"
+    [svg] = pictures_for("diagonal_view", described)
+    view = torch.arange(12).as_strided((3, 2), (1, 4), 2)  # each value: its storage position
+    for (i, j), position in ((i, v) for i, v in
+                             zip([(i, j) for i in range(3) for j in range(2)],
+                                 view.flatten().tolist())):
+        assert f'data-index="{i}, {j}" data-pos="{position}"' in svg
+
+
+def test_shapes_that_broadcast_are_drawn_lined_up_and_layouts_in_numbers_too():
+    [svg] = pictures_for("broadcast_shape", "shapes=((3, 1), (2, 4))")
+    assert 'class="ta-broadcast"' in svg and "(3, 1)" in svg
+    assert len(pictures_for("can_view", "case=((4, 1, 2), (0, 1, 0), (4, 2, 1))")) == 1
+    assert len(pictures_for("storage_position", "storage_position((1, 2), (2, 3), (1, 4), 2)"))
+    assert pictures_for("infer_dtype", "infer_dtype([1, 2.5])") == []  # nothing to draw
+
+
+def test_a_test_cell_gets_at_most_two_pictures_and_a_bad_line_breaks_nothing():
+    lines = "".join(f"  ✗ check {k}\n      failing input: x=tensor(shape=(2, {k}), "
+                    f"stride=({k}, 1), offset=0, dtype=float32)\n" for k in range(1, 5))
+    cell = v4.new_code_cell("", metadata={"nbgrader": {"grade": True, "grade_id": "f",
+                                                       "points": 2, "solution": False}})
+    cell.outputs = [v4.new_output("stream", name="stdout", text=VERDICT + lines +
+                                  "      input: tensor(shape=(2,), stride=(1, 1), offset=0)\n")]
+    nb = v4.new_notebook(cells=[cell])
+    DrawFailingInputs().preprocess(nb, {})
+    assert [o["output_type"] for o in cell.outputs] == ["stream", "display_data", "display_data"]
+
+
+def test_the_verdict_says_the_gradebooks_score():
+    assert with_score(VERDICT, 1.0) == VERDICT
+    changed = with_score(VERDICT, 2.0)
+    assert "→ 2 / 2 points (your instructor changed it from 1)" in changed
+    cell = v4.new_code_cell("", metadata={"nbgrader": {"grade": True, "grade_id": "diagonal_view",
+                                                       "points": 2, "score": 1.5}})
+    cell.outputs = [v4.new_output("stream", name="stdout", text=VERDICT),
+                    v4.new_output("execute_result", data={"text/plain": "1"})]
+    VerdictScoreFromGradebook().preprocess(v4.new_notebook(cells=[cell]), {})
+    assert "→ 1.5 / 2 points (your instructor changed it from 1)" in cell.outputs[0]["text"]
+    assert cell.outputs[1]["data"]["text/plain"] == "1.5"
+
+
+def test_maths_becomes_mathml_and_code_stays_as_written():
+    source = ("at $$\\text{offset} + i_0$$ costs $5 and $10, inline $x_i$;\n"
+              "code `$x$` and\n```python\na = \"$$b$$\"\n```\nescaped \\$ sign")
+    out = markdown_with_mathml(source)
+    assert out.count("<math ") == 2 and 'display="block"' in out and 'display="inline"' in out
+    assert "costs $5 and $10" in out and "`$x$`" in out and 'a = "$$b$$"' in out
+    assert "\\$ sign" in out
+
+
+def test_the_feedback_page_renders_mathml_through_nbconvert():
+    from grader.bridge._nbgrader import FeedbackExporter
+    from grader.bridge._offline_math import MathAsMathML
+
+    nb = v4.new_notebook(cells=[v4.new_markdown_cell("Position $$o + i \\cdot s$$ here.")])
+    exporter = FeedbackExporter()
+    exporter.register_preprocessor(MathAsMathML, enabled=True)
+    html, _ = exporter.from_notebook_node(nbformat.from_dict(nb))
+    assert '<math display="block" xmlns="http://www.w3.org/1998/Math/MathML">' in html
