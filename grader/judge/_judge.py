@@ -20,7 +20,6 @@ import pytest
 from grader import _notebook
 from grader._course import speed_pieces_off
 from grader.judge import _judge_server
-from grader.judge._misconceptions import name_misconceptions
 from grader.judge._plugin import Grading
 from grader.judge._remote import configured_student
 from grader.judge._replay import ExampleReplay
@@ -75,6 +74,10 @@ def run_judge(notebook: Path, assignment: str, checks: Path | None = None) -> di
     if code not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
         raise RuntimeError(f"hidden checks for {assignment!r} did not run (pytest exit {code})")
     exercises = _GRADING.verdict()
+    # Imported here, not at the top: the zygote, forked from this process before its first
+    # notebook, must not carry the wrong answers (tests/test_reachable.py).
+    from grader.judge._misconceptions import name_misconceptions
+
     name_misconceptions(assignment, exercises, _GRADING.failing_calls)
     return {
         "assignment": assignment,
