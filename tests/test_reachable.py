@@ -18,6 +18,7 @@ import functools
 import io
 import json
 import pickle
+import types
 from pathlib import Path
 
 import pytest
@@ -38,7 +39,8 @@ RIGHT = "def double(x):\n    return x * 2\n"
 # the judge's zygote, and not importable from any file it can read.
 MACHINERY = {
     "grader", "grader._course", "grader._errors", "grader._notebook", "grader.checks",
-    "grader.checks._local", "grader.checks._registry", "grader.checks._test_cell", "grader.judge", "grader.judge._describe",
+    "grader.checks._local", "grader.checks._registry", "grader.checks._test_cell",
+    "grader.judge", "grader.judge._describe",
     "grader.judge._judge", "grader.judge._judge_server", "grader.judge._plugin",
     "grader.judge._remote", "grader.judge._replay", "grader.student", "grader.student._harness",
     "grader.student._landlock", "grader.student._libc", "grader.student._namespaces",
@@ -175,14 +177,25 @@ def test_in_its_memory_is_only_the_machinery_it_runs_on(report):
     assert set(report["in_memory"]) <= MACHINERY | set(report["imported"])
 
 
+HANDWRITTEN = """
+def row_major(shape):
+    strides, step = [], 1
+    for size in reversed(shape):
+        strides.append(step)
+        step *= max(size, 1)
+    return tuple(reversed(strides))
+"""
+
+
 def test_the_search_finds_answers_where_a_module_holds_them():
-    from anatomy_widgets import _layout
     from grader.checks import _finite_answers
     from grader.checks.storage_strides import _oracle as storage_strides_oracle
 
-    modules = {m.__name__: m for m in (_layout, storage_strides_oracle)}
+    handwritten = types.ModuleType("handwritten")
+    exec(HANDWRITTEN, handwritten.__dict__)
+    modules = {m.__name__: m for m in (handwritten, storage_strides_oracle)}
     found, _ = probe.search(modules, cases())
-    assert "anatomy_widgets._layout.contiguous_strides answers contiguous_strides" in found
+    assert "handwritten.row_major answers contiguous_strides" in found
     assert "grader.checks.storage_strides._oracle.torch_can_view answers can_view" in found
     tables = {"table": {op: _finite_answers.torch_view_or_copy(op) for op in
                         _finite_answers.OPERATIONS}}
