@@ -47,3 +47,15 @@ def test_a_failed_visible_assert_without_a_counterexample_is_its_own_line():
     assert error["evalue"] == ("not_an_exercise: this check failed: "
                                "assert not_an_exercise() == 2")
     assert len(error["traceback"]) == 1, error["traceback"]
+
+
+def test_a_failing_input_whose_layout_is_the_point_is_drawn_above_the_message():
+    outputs = _run("from grader import check",
+                   "def diagonal_view(x):  # forgets the storage offset\n"
+                   "    n = min(x.shape)\n"
+                   "    return x.as_strided((n,), (x.stride(0) + x.stride(1),), 0)",
+                   "check(diagonal_view)")
+    kinds = [o["output_type"] for o in outputs]
+    assert kinds == ["display_data", "error"], kinds
+    svg = outputs[0]["data"]["image/svg+xml"]
+    assert 'class="ta-memory"' in svg and "offset" in outputs[1]["evalue"]

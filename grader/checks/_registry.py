@@ -32,6 +32,11 @@ class _Entry:
                 raise Mismatch(f"on input {example!r}: {err}") from None
             except StudentError as err:
                 raise Mismatch(f"on input {example!r}: {err}") from None
+            except Mismatch:
+                from ._pictures import show_input_pictures  # here: not in the judge's memory
+
+                show_input_pictures(self.chapter, example)
+                raise
         return len(examples)
 
 
