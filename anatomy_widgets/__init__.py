@@ -8,7 +8,8 @@ static SVG picture wherever no live kernel is attached. The lessons use these
 two names; nothing else is public.
 """
 
+from ._autograd_widget import AutogradGraph
 from ._broadcast_widget import Broadcast
 from ._memory_widget import MemoryLayout
 
-__all__ = ["MemoryLayout", "Broadcast"]
+__all__ = ["MemoryLayout", "Broadcast", "AutogradGraph"]

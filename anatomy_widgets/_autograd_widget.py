@@ -1,0 +1,105 @@
+"""The autograd graph widget: a live tensor's grad_fn graph, redrawn on demand.
+
+The graph is read when the widget is made and on Refresh, never behind the
+student's back: an in-place change shows up (as a stale saved tensor) once they
+press Refresh. ``backward()`` is the real call on the real tensor, so its
+effects (grads, freed buffers) and its errors are torch's own.
+"""
+
+from __future__ import annotations
+
+import ipywidgets as widgets
+
+from ._autograd import Graph, graph_of
+from ._autograd_svg import graph_svg, summary
+from ._controls import StaticFallback, info_html, static_html
+
+__all__ = ["AutogradGraph", "graph_lines"]
+
+
+def graph_lines(graph: Graph) -> list[str]:
+    """What the picture says, in sentences (the same facts, for readers of text)."""
+    lines = []
+    for node, saved in graph.saved("stale"):
+        lines.append(f"{node.name} saved {saved.name} at version {saved.saved_version}; it is "
+                     f"now at version {saved.version}: backward() will raise")  # fmt: skip
+    freed = graph.saved("freed")
+    if freed:
+        lines.append(f"{len(freed)} saved tensor(s) freed by backward(): a second backward "
+                     "raises unless the first had retain_graph=True")  # fmt: skip
+    if graph.retained is not None:
+        lines.append(f"root.grad: {graph.retained.grad}")
+    return lines or ["every saved tensor is as it was saved: backward() can run"]
+
+
+class AutogradGraph(StaticFallback, widgets.VBox):
+    """Draw the backward graph behind ``tensor``: nodes, saved tensors, leaves and grads.
+
+    ``AutogradGraph(loss, names=dict(w=w, x=x))`` labels leaves (and named
+    intermediate tensors) by name. Refresh reads the graph again; the backward()
+    button calls ``tensor.backward(retain_graph=...)`` and shows the result, or
+    torch's error in place of the drawing.
+    """
+
+    def __init__(self, tensor, names: dict | None = None) -> None:
+        self._tensor, self._names = tensor, dict(names or {})
+        self._error: str | None = None
+        # Each description is its control's accessible name.
+        self.refresh_button = widgets.Button(description="Refresh", icon="refresh",
+                                             tooltip="read the tensor's graph again")  # fmt: skip
+        self.backward_button = widgets.Button(
+            description="backward()", tooltip="call backward() on the root tensor"
+        )
+        self.retain_box = widgets.Checkbox(
+            value=False,
+            description="retain_graph",
+            tooltip="keep the saved tensors for another backward",
+        )
+        self.drawing = widgets.HTML(layout=widgets.Layout(overflow="auto"))
+        self.refresh_button.on_click(lambda _: self.refresh())
+        self.backward_button.on_click(lambda _: self.backward())
+        row = widgets.HBox([self.refresh_button, self.backward_button, self.retain_box])
+        super().__init__(children=[row, self.drawing])
+        self.refresh()
+
+    @property
+    def graph(self) -> Graph:
+        """The graph as last read (it may be older than the tensor: press Refresh)."""
+        return self._graph
+
+    @property
+    def error(self) -> str | None:
+        """The last backward()'s error, shown instead of the drawing; None otherwise."""
+        return self._error
+
+    @property
+    def svg(self) -> str:
+        return self._svg
+
+    def __repr__(self) -> str:
+        text = f"AutogradGraph({summary(self._graph)})"
+        return text + (f"\nbackward() raised: {self._error}" if self._error else "")
+
+    def static_html(self) -> str:
+        return static_html([self._svg] if self._svg else [], self._info, summary(self._graph))
+
+    def refresh(self) -> None:
+        """Read the live tensor's graph again and draw it (clears a shown error)."""
+        self._error = None
+        self._graph = graph_of(self._tensor, self._names)
+        self._svg = graph_svg(self._graph)
+        self._info = info_html(graph_lines(self._graph))
+        self.drawing.value = self._svg + self._info
+
+    def backward(self, retain_graph: bool | None = None) -> None:
+        """Call ``backward()`` on the root; then draw the graph, or torch's error alone."""
+        retain = self.retain_box.value if retain_graph is None else retain_graph
+        try:
+            self._tensor.backward(retain_graph=retain)
+        except RuntimeError as e:
+            self._error = str(e)
+            # The error replaces the picture: the graph did not change, the call failed.
+            self._svg, self._info = "", info_html([], f"backward() raised: {e}")
+            self.drawing.value = self._info
+            return
+        self.refresh()
