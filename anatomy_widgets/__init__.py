@@ -1,11 +1,12 @@
-"""Tensor Anatomy's widgets: see where a view's elements live, and how shapes broadcast.
+"""Tensor Anatomy's widgets: where elements live, how shapes broadcast, what backward saves.
 
 ``MemoryLayout(t)`` draws ``t``'s flat storage and its logical grid, coloured
 so each element points at the cell it reads; ``Broadcast(shape_a, shape_b)``
-lines shapes up from the right. Both are thin views over pure functions (in the
-private modules, property-tested against torch), and both fall back to a
-static SVG picture wherever no live kernel is attached. The lessons use these
-two names; nothing else is public.
+lines shapes up from the right; ``AutogradGraph(loss)`` draws the grad_fn graph
+behind a tensor, with what each node saved (stale, freed) and the leaves' grads.
+Each is a thin view over pure functions (in the private modules, tested against
+torch), and each falls back to a static SVG picture wherever no live kernel is
+attached. The lessons use these three names; nothing else is public.
 """
 
 from ._autograd_widget import AutogradGraph
