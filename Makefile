@@ -9,11 +9,18 @@ ASSIGNMENT ?=
 
 .PHONY: setup lab test lint mutants bench release grade demo validate export new-exercise student-edition clean-instructor
 
-# The first set-up takes minutes: pip says what it is collecting and installing as it goes.
+# The first set-up takes minutes, with progress shown. uv installs the same pins as pip
+# (an identical pip freeze) in less time: measured on a fresh 2-core machine, 176 s with pip,
+# 134 s with uv compiling bytecode as pip does (README, "Set-up times"). Where uv cannot
+# be had, pip does it all. A wheel folder pip is told of ($PIP_FIND_LINKS) serves uv too.
+UV := $(VENV)/bin/uv
+UV_LINKS := $(if $(PIP_FIND_LINKS),--find-links $(PIP_FIND_LINKS))
+PIP_INSTALL := $(PY) -m pip install --disable-pip-version-check --progress-bar on
 $(STAMP): pyproject.toml
 	@echo "setting up $(VENV): torch, JupyterLab, nbgrader and their dependencies (a few minutes)"
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --disable-pip-version-check --progress-bar on -e '.[dev]'
+	$(PIP_INSTALL) uv && $(UV) pip install --python $(PY) --compile-bytecode $(UV_LINKS) \
+		-e '.[dev]' || $(PIP_INSTALL) -e '.[dev]'
 	touch $(STAMP)
 
 setup: $(STAMP)
