@@ -47,7 +47,7 @@ class Saved:
         if self.state == "freed":
             return "freed by backward()"
         if self.state == "none":
-            return "not saved"
+            return "— (no gradient needed it)"
         where = f"{_shape_text(self.shape)} {self.dtype}, v{self.version}"
         if self.state == "stale":
             return f"{where}, saved at v{self.saved_version} → stale"
