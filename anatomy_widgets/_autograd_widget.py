@@ -44,9 +44,11 @@ class AutogradGraph(StaticFallback, widgets.VBox):
     def __init__(self, tensor, names: dict | None = None) -> None:
         self._tensor, self._names = tensor, dict(names or {})
         self._error: str | None = None
-        # Each description is its control's accessible name.
-        self.refresh_button = widgets.Button(description="Refresh", icon="refresh",
-                                             tooltip="read the tensor's graph again")  # fmt: skip
+        # Each description is its control's accessible name. No icons: an icon font's glyph
+        # (CSS generated content) would become part of the button's name.
+        self.refresh_button = widgets.Button(
+            description="Refresh", tooltip="read the tensor's graph again"
+        )
         self.backward_button = widgets.Button(
             description="backward()", tooltip="call backward() on the root tensor"
         )
