@@ -19,6 +19,7 @@ from grader.checks._finite_answers import torch_view_or_copy
 from grader.checks._registry import registered
 from grader.givens.storage_strides import OPERATIONS
 from grader.hidden.strategies import shared as gs
+from grader.hidden.strategies import storage_strides as ss
 from grader.judge._plugin import exercises_checked_by_examples
 
 # Each call of a student's function may be a round trip to another process:
@@ -320,3 +321,55 @@ def test_can_view_size_one(case, *, student):
 def test_can_view_zero_size(case, *, student):
     """agrees with torch on tensors with zero-size dimensions"""
     ch.compare_can_view(student.can_view, *case)
+
+
+# --- 7. strided_sum ------------------------------------------------------------------
+
+
+def _sums(shape=ss.SMALL_SHAPES, **flags):
+    return ss.strided_sums(gs.layouts(shape, **flags))
+
+
+@pytest.mark.exercise("strided_sum")
+@settings(max_examples=FEW)
+@given(case=_sums())
+def test_strided_sum_contiguous(case, *, student):
+    """agrees with torch on contiguous tensors of 1 to 3 dimensions, over any dim"""
+    ch.compare_strided_sum(student.strided_sum, *case)
+
+
+@pytest.mark.exercise("strided_sum")
+@settings(max_examples=FEW)
+@given(case=ss.strided_sums(gs.layouts(ss.SMALL_SHAPES, permute=True, step=True)
+                            .filter(_is_not_contiguous)))
+def test_strided_sum_permuted(case, *, student):
+    """agrees with torch on permuted (transposed) and step-sliced tensors"""
+    ch.compare_strided_sum(student.strided_sum, *case)
+
+
+@pytest.mark.exercise("strided_sum")
+@settings(max_examples=FEW)
+@given(case=_sums(step=True, offset=True).filter(lambda case: case[3] > 0))
+def test_strided_sum_offset(case, *, student):
+    """agrees with torch on tensors that start inside their storage (an offset)"""
+    ch.compare_strided_sum(student.strided_sum, *case)
+
+
+@pytest.mark.exercise("strided_sum")
+@settings(max_examples=FEW)
+@given(case=st.one_of(
+    ss.strided_sums(gs.layouts(ss.SMALL_SHAPES, permute=True, offset=True, expand=True)
+                    .filter(_has_zero_stride)),
+    ss.strided_sums(specs=gs.strided_specs(ss.SMALL_SHAPES, max_stride=4))))
+def test_strided_sum_broadcast_overlapping(case, *, student):
+    """agrees with torch on broadcast tensors (stride 0) and layouts whose elements overlap"""
+    ch.compare_strided_sum(student.strided_sum, *case)
+
+
+@pytest.mark.exercise("strided_sum")
+@settings(max_examples=FEW)
+@given(case=_sums(shape=gs.with_zero_size(ss.SMALL_SHAPES), permute=True, step=True,
+                  offset=True, expand=True))
+def test_strided_sum_zero_size(case, *, student):
+    """agrees with torch on tensors with a zero-size dimension (a sum of nothing is 0)"""
+    ch.compare_strided_sum(student.strided_sum, *case)

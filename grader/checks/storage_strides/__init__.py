@@ -13,12 +13,14 @@ from ..._compare import expect_int, expect_ints
 from ...givens.storage_strides import OPERATIONS
 from .._digests import is_right
 from .._registry import RAISED_LIKE_TORCH, Mismatch, public_check, result_unless_torch_raises
+from ._harnesses import torch_calls_harness
 from ._oracle import (
     describe_input,
     expect_view,
     torch_can_view,
     torch_contiguous_strides,
     torch_storage_position,
+    torch_strided_sum,
 )
 
 __all__ = [
@@ -28,6 +30,7 @@ __all__ = [
     "compare_diagonal_view",
     "compare_sliding_windows",
     "compare_can_view",
+    "compare_strided_sum",
 ]
 
 
@@ -178,3 +181,45 @@ def compare_can_view(fn, shape, stride, new_shape):
             f"can_view({shape}, {stride}, {new_shape}) returned {result!r}; torch: "
             f"t.view({new_shape}) {verdict} for t with shape {shape} and stride {stride}"
         )
+
+
+# --- 7. strided_sum ------------------------------------------------------------------
+
+
+def _strided_sum_examples():
+    digits = [3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3, 2, 3, 8, 4]
+    return [  # (storage, shape, stride, offset, dim)
+        (digits[:6], (2, 3), (3, 1), 0, 1),
+        (digits[:6], (2, 3), (3, 1), 0, 0),
+        (digits[:6], (3, 2), (1, 3), 0, 1),  # transposed
+        (digits, (2, 3, 2), (1, 6, 3), 2, 1),  # permuted, with an offset
+        (digits, (2, 3), (8, 2), 3, -1),  # stepped, offset; negative dim
+        (digits[:4], (4, 3), (0, 1), 1, 0),  # expanded rows: stride 0
+        (digits[:4], (4, 3), (0, 1), 1, 1),
+        (digits, (5,), (3,), 4, 0),  # 1-D: one int
+        (digits[:5], (3, 3), (1, 1), 0, 0),  # overlapping windows
+        (digits[:3], (2, 0), (0, 1), 1, 1),  # summing no elements gives 0
+        (digits[:3], (0, 3), (3, 1), 0, 1),  # no rows: an empty list
+        (digits[:3], (2, 0, 2), (1, 1, 1), 0, -3),
+    ]
+
+
+def _same_nested(result, truth) -> bool:
+    """``result`` is ``truth`` (nested lists of ints, as ``.tolist()`` gives) exactly."""
+    if isinstance(truth, list):
+        return type(result) is list and len(result) == len(truth) \
+            and all(_same_nested(r, t) for r, t in zip(result, truth))
+    return type(result) is int and result == truth  # 3.0, True or a tensor is not an int
+
+
+@public_check("strided_sum", _strided_sum_examples)
+def compare_strided_sum(fn, storage, shape, stride, offset, dim):
+    call = f"strided_sum({list(storage)}, {shape}, {stride}, {offset}, {dim})"
+    result, called = fn.harness(torch_calls_harness, storage, shape, stride, offset, dim)
+    if called:
+        raise Mismatch(f"{call} called torch ({', '.join(called)}); the rule is no torch: "
+                       f"read storage[...] yourself at the positions the strides give")
+    truth = torch_strided_sum(storage, shape, stride, offset, dim)
+    if not _same_nested(result, truth):
+        raise Mismatch(f"{call} returned {result!r}; torch: as_strided(torch.tensor(storage), "
+                       f"{shape}, {stride}, {offset}).sum({dim}).tolist() is {truth!r}")

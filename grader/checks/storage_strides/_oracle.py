@@ -15,6 +15,7 @@ __all__ = [
     "torch_contiguous_strides",
     "torch_storage_position",
     "torch_can_view",
+    "torch_strided_sum",
     "describe_input",
     "expect_view",
 ]
@@ -52,6 +53,12 @@ def torch_can_view(shape, stride, new_shape) -> bool:
     except RuntimeError:
         return False
     return True
+
+
+def torch_strided_sum(storage, shape, stride, offset, dim):
+    """``.sum(dim)`` of that layout over the list ``storage``, as nested lists (``.tolist()``)."""
+    flat = torch.tensor(storage, dtype=torch.int64)
+    return torch.as_strided(flat, shape, stride, offset).sum(dim).tolist()
 
 
 # --- readable reports -----------------------------------------------------------------

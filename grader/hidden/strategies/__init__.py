@@ -3,8 +3,8 @@
 ``shared`` holds what every chapter draws (shapes, tensors with the layouts real
 torch ops make, raw ``(shape, stride, offset)`` triples, index tuples); each
 chapter with strategies of its own has a module named after it
-(``creating_tensors``, ``shape_ops_broadcasting``, ``devices``, ``autograd``,
-``pitfalls``), imported by ``grader/hidden/test_<nn>_<chapter>.py``.
+(``storage_strides``, ``creating_tensors``, ``shape_ops_broadcasting``, ``devices``,
+``autograd``, ``pitfalls``), imported by ``grader/hidden/test_<nn>_<chapter>.py``.
 
 They live here, beside the hidden checks, and not in ``grader.checks``, because
 ``grader.checks`` is what ``check(fn)`` imports in the student's own kernel:

@@ -215,4 +215,89 @@ def can_view(shape, stride, new_shape):
     return True
 """,
     ],
+    "strided_sum": [
+        """
+def strided_sum(storage, shape, stride, offset, dim):
+    # Mistake: forgets the storage offset, so it starts reading at storage[0].
+    dim = dim % len(shape)
+    kept = [d for d in range(len(shape)) if d != dim]
+
+    def fill(level, position):
+        if level == len(kept):
+            return sum(storage[position + k * stride[dim]] for k in range(shape[dim]))
+        d = kept[level]
+        return [fill(level + 1, position + i * stride[d]) for i in range(shape[d])]
+
+    return fill(0, 0)
+""",
+        """
+def strided_sum(storage, shape, stride, offset, dim):
+    # Mistake: ignores the given strides and uses a contiguous tensor's, as if every
+    # layout were row-major.
+    dim = dim % len(shape)
+    stride, step = [0] * len(shape), 1
+    for d in reversed(range(len(shape))):
+        stride[d] = step
+        step *= max(shape[d], 1)
+    kept = [d for d in range(len(shape)) if d != dim]
+
+    def fill(level, position):
+        if level == len(kept):
+            return sum(storage[position + k * stride[dim]] for k in range(shape[dim]))
+        d = kept[level]
+        return [fill(level + 1, position + i * stride[d]) for i in range(shape[d])]
+
+    return fill(0, offset)
+""",
+        """
+def strided_sum(storage, shape, stride, offset, dim):
+    # Mistake: sums the storage slice the tensor spans, one element after another
+    # (step 1), instead of stepping by the summed dim's stride.
+    dim = dim % len(shape)
+    kept = [d for d in range(len(shape)) if d != dim]
+
+    def fill(level, position):
+        if level == len(kept):
+            return sum(storage[position + k] for k in range(shape[dim]))
+        d = kept[level]
+        return [fill(level + 1, position + i * stride[d]) for i in range(shape[d])]
+
+    return fill(0, offset)
+""",
+        """
+def strided_sum(storage, shape, stride, offset, dim):
+    # Mistake: keeps the summed dim as a dimension of size 1 (like keepdim=True).
+    dim = dim % len(shape)
+
+    def fill(d, position):
+        if d == len(shape):
+            return storage[position]
+        if d == dim:
+            return [sum_over(d + 1, position)]
+        return [fill(d + 1, position + i * stride[d]) for i in range(shape[d])]
+
+    def sum_over(d, position):
+        # the summed dim's elements, each the rest of the tensor at that index
+        total = None
+        for k in range(shape[dim]):
+            part = fill(d, position + k * stride[dim])
+            total = part if total is None else add(total, part)
+        return total if total is not None else zeros(d)
+
+    def add(a, b):
+        return [add(x, y) for x, y in zip(a, b)] if isinstance(a, list) else a + b
+
+    def zeros(d):
+        return [zeros(d + 1) for _ in range(shape[d])] if d < len(shape) else 0
+
+    return fill(0, offset)
+""",
+        """
+import torch
+
+def strided_sum(storage, shape, stride, offset, dim):
+    # Mistake: the right numbers, but from torch.as_strided, which the rule (no torch) forbids.
+    return torch.as_strided(torch.tensor(storage), shape, stride, offset).sum(dim).tolist()
+""",
+    ],
 }

@@ -1,0 +1,31 @@
+"""Harnesses for chapter 1 (storage and strides): facts gathered beside the student's function.
+
+Which torch functions a student's function calls cannot cross the wire, so this
+runs where the student's function lives (see ``grader.student._harness``). Only
+its source travels: it imports what it needs in its body and uses no globals. It
+reports facts (the answer, the names of the torch functions called); the verdict
+is the judge's, against torch.
+"""
+
+__all__ = ["torch_calls_harness"]
+
+
+def torch_calls_harness(student_fn, storage, *args):
+    """Call ``student_fn(storage, *args)`` on a fresh copy of the list ``storage``, watching
+    torch: every torch function and tensor method called meanwhile (a torch function mode
+    sees them all, ``torch.tensor`` and ``as_strided`` included) is recorded by name.
+
+    Returns ``(the answer, the sorted names of the torch functions called)``.
+    """
+    from torch.overrides import TorchFunctionMode
+
+    called = set()
+
+    class _Watch(TorchFunctionMode):
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            called.add(str(getattr(func, "__name__", func)))
+            return func(*args, **(kwargs or {}))
+
+    with _Watch():
+        answer = student_fn(list(storage), *args)
+    return answer, sorted(called)
