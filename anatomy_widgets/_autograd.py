@@ -23,6 +23,7 @@ __all__ = ["Saved", "Leaf", "Node", "Graph", "graph_of", "values_text", "MAX_VAL
 MAX_VALUES = 8  # a grad with more elements is described by its shape only
 _STALE = re.compile(r"is at version (\d+); expected version (\d+)")
 _FREED = "backward through the graph a second time"
+_UNKNOWN = "checked with a stale input, state unknown"
 
 
 @dataclass(frozen=True)
@@ -31,7 +32,8 @@ class Saved:
 
     ``state``: ``"ok"``, ``"stale"`` (changed in place since it was saved: backward
     will raise), ``"freed"`` (released by a backward without ``retain_graph``) or
-    ``"none"`` (the slot exists but nothing was saved: no gradient needed it).
+    ``"none"`` (the slot exists but nothing was saved: no gradient needed it), or
+    ``"unreadable"`` (torch refused for another reason, given in ``error``).
     """
 
     name: str
@@ -48,6 +50,9 @@ class Saved:
             return "freed by backward()"
         if self.state == "none":
             return "— (no gradient needed it)"
+        if self.state == "unreadable":  # the whole message is in the widget's error line
+            why = self.error or ""
+            return "unreadable: " + (why if len(why) <= 48 else why[:47] + "…")
         where = f"{_shape_text(self.shape)} {self.dtype}, v{self.version}"
         if self.state == "stale":
             return f"{where}, saved at v{self.saved_version} → stale"
@@ -125,24 +130,34 @@ def _saved_tensor(name: str, raw, unpack) -> Saved:
     try:
         value = unpack()
     except RuntimeError as e:
-        message = str(e)
-        if _FREED in message:
-            return Saved(name, "freed", error=message)
-        live = raw.data  # the tensor itself, or a shallow copy sharing its version counter
-        now, then = (int(v) for v in _STALE.search(message).groups())
-        return Saved(name, "stale", tuple(live.shape), _dtype_text(live.dtype), now, then,
-                     message)  # fmt: skip
+        return _refused(name, raw, str(e))
     if value is None:
         return Saved(name, "none")
     version = value._version
     return Saved(name, "ok", tuple(value.shape), _dtype_text(value.dtype), version, version)
 
 
+def _refused(name: str, raw, message: str) -> Saved:
+    if _FREED in message:
+        return Saved(name, "freed", error=message)
+    versions = _STALE.search(message)
+    if versions is None or raw is None:  # another refusal: say it, do not guess
+        return Saved(name, "unreadable", error=message)
+    live = raw.data  # the tensor itself, or a shallow copy sharing its version counter
+    now, then = (int(v) for v in versions.groups())
+    return Saved(name, "stale", tuple(live.shape), _dtype_text(live.dtype), now, then, message)
+
+
 def _saved_of(node) -> tuple[list[Saved], list[tuple[str, str]]]:
+    if "_raw_saved_tensors" in dir(node) and "_saved_tensors" not in dir(node):
+        return _custom_saved(node), []
     saved, attrs = [], []
-    names = [a.removeprefix("_saved_") for a in dir(node) if a.startswith("_saved_")]
-    for name in names:
-        raw = getattr(node, f"_raw_saved_{name}", None)
+    for name in [a.removeprefix("_saved_") for a in dir(node) if a.startswith("_saved_")]:
+        try:
+            raw = getattr(node, f"_raw_saved_{name}", None)
+        except RuntimeError as e:  # a list of tensors, freed: torch no longer says how many
+            saved.append(_refused(name, None, str(e)))
+            continue
         if raw is None:  # not a tensor: sizes, dims, Python scalars are never freed
             attrs.append((name, _attr_text(getattr(node, f"_saved_{name}"))))
         elif isinstance(raw, (tuple, list)):  # a list of tensors, e.g. IndexBackward0's indices
@@ -159,6 +174,32 @@ def _unpacker(node, name: str, k: int | None):
         return value if k is None else value[k]
 
     return unpack
+
+
+def _custom_saved(node) -> list[Saved]:
+    """What a custom ``autograd.Function`` saved with ``ctx.save_for_backward``.
+
+    Each input is checked on its own (``SavedTensor.unpack``). A saved output can only
+    be unpacked by its node, all at once (``saved_tensors``), so when that fails for
+    staleness while an input is stale too, which one torch meant cannot be told.
+    """
+    try:
+        raws = node._raw_saved_tensors
+    except RuntimeError as e:  # freed: torch no longer says how many there were
+        return [_refused("tensors", None, str(e))]
+    own = [_saved_tensor(f"tensors[{k}]", raw, raw.unpack) for k, raw in enumerate(raws)]
+    together = [_saved_tensor(s.name, raw, lambda k=k: node.saved_tensors[k])
+                for k, (s, raw) in enumerate(zip(own, raws))]  # fmt: skip
+    inputs_stale = any(s.state == "stale" for s in own)
+    result = []
+    for alone, joint in zip(own, together):
+        if alone.state != "unreadable":
+            result.append(alone)
+        elif joint.state == "stale" and inputs_stale:
+            result.append(Saved(alone.name, "unreadable", error=_UNKNOWN))
+        else:
+            result.append(joint)
+    return result
 
 
 def _attr_text(value) -> str:
@@ -185,15 +226,22 @@ def _walk(root_fn) -> tuple[list, list[tuple[int, int]], list[int]]:
 
 
 def _layers(count: int, edges, is_leaf) -> list[int]:
-    """Longest path from the root, so every edge points down; leaves then go to the bottom."""
-    layer = [0] * count
-    for _ in range(count):  # a DAG settles within ``count`` rounds
-        changed = False
-        for parent, child in edges:
-            if layer[child] < layer[parent] + 1:
-                layer[child], changed = layer[parent] + 1, True
-        if not changed:
-            break
+    """Longest path from the root, so every edge points down; leaves then go to the bottom.
+
+    Parents before children (Kahn's order): each node's layer is final when it is reached.
+    """
+    children, waiting = [[] for _ in range(count)], [0] * count
+    for parent, child in edges:
+        children[parent].append(child)
+        waiting[child] += 1
+    layer, ready = [0] * count, [k for k in range(count) if not waiting[k]]
+    while ready:
+        node = ready.pop()
+        for child in children[node]:
+            layer[child] = max(layer[child], layer[node] + 1)
+            waiting[child] -= 1
+            if not waiting[child]:
+                ready.append(child)
     bottom = max((layer[k] for k in range(count) if not is_leaf[k]), default=-1) + 1
     return [bottom if is_leaf[k] else layer[k] for k in range(count)]
 

@@ -22,7 +22,8 @@ FONT = 11
 LINE = 15  # px per text line
 GAP_X, GAP_Y, MARGIN = 24, 36, 8
 BANDS = {"node": "#1f3a93", "leaf": "#2e6b30"}  # header fills; the ink is computed
-LINE_INKS = {"ok": INK, "none": UNREAD_INK, "freed": UNREAD_INK, "stale": ERROR_INK}
+LINE_INKS = {"ok": INK, "none": UNREAD_INK, "freed": UNREAD_INK, "stale": ERROR_INK,
+             "unreadable": ERROR_INK}  # fmt: skip
 _MIN_BOX = 150
 
 

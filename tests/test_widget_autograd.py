@@ -273,3 +273,64 @@ def test_an_edge_skipping_a_row_runs_beside_its_boxes_not_behind_them():
         inner = [tuple(map(int, p.split(","))) for p in line.get("points").split()[1:-1]]
         assert not [(px, py) for px, py in inner for x0, y0, bw, bh in boxes
                     if x0 <= px <= x0 + bw and y0 < py < y0 + bh]  # fmt: skip
+
+
+class _Scale(torch.autograd.Function):
+    """A custom Function saving an input and its own output."""
+
+    @staticmethod
+    def forward(ctx, x, w):
+        out = x * w
+        ctx.save_for_backward(x, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, out = ctx.saved_tensors
+        return grad * out / x, grad * x
+
+
+def test_a_custom_functions_saved_tensors_are_read_one_by_one():
+    h = torch.tensor([1.0, 2.0], requires_grad=True) * 1
+    y = _Scale.apply(h, torch.tensor([3.0, 4.0], requires_grad=True))
+    node = _node(graph_of(y.sum()), "_ScaleBackward")
+    assert [(s.name, s.state) for s in node.saved] == [("tensors[0]", "ok"), ("tensors[1]", "ok")]
+    with torch.no_grad():
+        y.add_(1)  # only the output: torch checks it with the input, which is as saved
+    stale = _node(graph_of(y.sum()), "_ScaleBackward").saved
+    assert [s.state for s in stale] == ["ok", "stale"] and stale[1].saved_version == 0
+    with pytest.raises(RuntimeError, match="is at version 1; expected version 0"):
+        y.sum().backward()
+
+
+def test_a_custom_functions_output_checked_with_a_stale_input_is_not_guessed():
+    h = torch.tensor([1.0, 2.0], requires_grad=True) * 1
+    y = _Scale.apply(h, torch.tensor([3.0, 4.0], requires_grad=True))
+    with torch.no_grad():
+        h.add_(1)  # the input is stale; the output is not, but torch checks both at once
+    saved = _node(graph_of(y.sum()), "_ScaleBackward").saved
+    assert [s.state for s in saved] == ["stale", "unreadable"]
+    assert "state unknown" in saved[1].mark()
+
+
+def test_a_custom_function_and_a_list_after_backward_are_freed():
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = _Scale.apply(x * 1, x)[torch.tensor([0, 2])]
+    y.sum().backward()
+    graph = graph_of(y.sum())
+    assert {(n.name, s.name) for n, s in graph.saved("freed")} == {
+        ("_ScaleBackward", "tensors"),
+        ("IndexBackward0", "indices"),
+        ("MulBackward0", "other"),
+    }
+    with pytest.raises(RuntimeError, match="backward through the graph a second time"):
+        y.sum().backward()
+
+
+def test_a_long_chain_is_laid_out_in_linear_time():
+    x = torch.tensor([1.0], requires_grad=True)
+    y = x
+    for _ in range(3000):
+        y = y * 1.0001
+    graph = graph_of(y)
+    assert graph.layers == 3001 and graph.nodes[-1].layer == 3000
