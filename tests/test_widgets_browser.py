@@ -8,36 +8,20 @@ work offline). Screenshots go to ``tests/artifacts/browser/`` (git-ignored).
 Skipped, with the reason, when Chromium or the ``playwright`` package is missing.
 """
 
-import contextlib
 import json
-import os
 import re
 import shutil
-import subprocess
-import sys
-import time
-import urllib.request
-import uuid
 from pathlib import Path
 
 import pytest
 import torch
+from lab.running import CHROMIUM, CHROMIUM_ARGS, Lab, offline_page, wait_for_idle_kernel
 
 from anatomy_widgets._contrast import AA, contrast_ratio
 
 ROOT = Path(__file__).resolve().parents[1]
 LESSON = ROOT / "course" / "01_storage_strides.ipynb"
 ARTIFACTS = ROOT / "tests" / "artifacts" / "browser"
-CHROMIUM_CANDIDATES = ["/usr/lib/chromium/chromium", "/usr/bin/chromium"]
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 TIMEOUT_MS = 60_000
 # Issue 20, item 7: one cell per thing a tester found in a real browser.
 FOUND = Path("widget_findings.ipynb")
@@ -50,12 +34,6 @@ FOUND_CELLS = (
 )
 
 
-def _chromium() -> str | None:
-    found = [p for p in CHROMIUM_CANDIDATES if os.access(p, os.X_OK)]
-    return found[0] if found else shutil.which("chromium")
-
-
-CHROMIUM = _chromium()
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None, reason="Debian chromium not installed (apt-get install chromium)"
 )
@@ -79,128 +57,17 @@ def _demo_notebook(path: Path, sources=("from anatomy_widgets import Broadcast\n
     path.write_text(json.dumps(nb), encoding="utf-8")
 
 
-def _lab_settings(settings: Path) -> None:
-    overrides = {
-        # No news or update checks: the machine is offline, and their toasts cover buttons.
-        "apputils-extension/notification": {"fetchNews": "false", "checkForUpdates": False},
-        # Render every cell: with windowing, cells far down are laid out late, which
-        # moves them under a screenshot and hides their text from the DOM.
-        "notebook-extension/tracker": {"windowingMode": "none"},
-    }
-    for plugin, values in overrides.items():
-        path = settings / "@jupyterlab" / f"{plugin}.jupyterlab-settings"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(values))
-
-
-def _wait_for_idle_kernel(page, base: str, token: str, notebook: str) -> None:
-    """Until the notebook's kernel has started and is idle (then Run All is not lost)."""
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        with urllib.request.urlopen(f"{base}/api/sessions?token={token}", timeout=5) as reply:
-            sessions = json.load(reply)
-        if any(
-            s["path"].endswith(notebook) and s["kernel"]["execution_state"] == "idle"
-            for s in sessions
-        ):
-            return
-        page.wait_for_timeout(300)  # not time.sleep: the page must keep running meanwhile
-
-
-# What jupyter_server logs when the port it picked was taken before it could listen on it.
-LOST_PORT = ("is already in use", "is not available", "no available port could be found")
-
-
-def _wait_until_up(server: subprocess.Popen, runtime: Path, token: str, log: Path) -> int | None:
-    """The port the server listens on, once it answers; None if it lost its port.
-
-    It is started on port 0: it binds a port the kernel picks, and says which in
-    its server-info file (``jpserver-<pid>.json`` in its own runtime folder).
-    """
-    deadline, port = time.monotonic() + 60, None
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            said = log.read_text()
-            if any(line in said for line in LOST_PORT):
-                return None
-            raise RuntimeError(f"jupyter lab exited:\n{said[-3000:]}")
-        if port is None:
-            for info in runtime.glob("jpserver-*.json"):
-                with contextlib.suppress(ValueError):  # being written
-                    port = json.loads(info.read_text())["port"] or None
-        if port is not None:
-            try:
-                url = f"http://127.0.0.1:{port}/api/status?token={token}"
-                with urllib.request.urlopen(url, timeout=2) as reply:
-                    if reply.status == 200:
-                        return port
-            except OSError:
-                pass
-        time.sleep(0.3)
-    raise RuntimeError(f"jupyter lab did not answer in 60 s:\n{log.read_text()[-3000:]}")
-
-
-def _start_lab(
-    command: list[str], env: dict, work: Path, token: str, attempts: int = 5
-) -> tuple[subprocess.Popen, int]:
-    """A started server and its port. jupyter_server frees the port it picked before it
-    listens on it: should another process take it meanwhile, a fresh server tries again."""
-    log = work / "lab.log"
-    for _ in range(attempts):
-        runtime = work / "runtime"
-        shutil.rmtree(runtime, ignore_errors=True)  # no earlier attempt's server-info file
-        with open(log, "w") as out:
-            server = subprocess.Popen(
-                command,
-                env={**env, "JUPYTER_RUNTIME_DIR": str(runtime)},
-                stdout=out,
-                stderr=subprocess.STDOUT,
-            )
-        try:
-            port = _wait_until_up(server, runtime, token, log)
-        except BaseException:
-            _stop(server)
-            raise
-        if port is not None:
-            return server, port
-        _stop(server)
-    raise RuntimeError(f"jupyter lab lost its port {attempts} times:\n{log.read_text()[-3000:]}")
-
-
-def _stop(server: subprocess.Popen) -> None:
-    server.terminate()
-    try:
-        server.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        server.kill()
-        server.wait()
-
-
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
-    """(base url, token) of a JupyterLab server over a scratch copy of the lesson."""
+    """A JupyterLab server over a scratch copy of the lesson (autosave never touches it)."""
     work = tmp_path_factory.mktemp("lab")
     root = work / "notebooks"
     root.mkdir()
     shutil.copy(LESSON, root / LESSON.name)
     _demo_notebook(root / "broadcast_demo.ipynb")
     _demo_notebook(root / FOUND.name, FOUND_CELLS)
-    _lab_settings(work / "settings")
-    env = dict(os.environ,
-               JUPYTER_DATA_DIR=str(work / "data"), JUPYTER_CONFIG_DIR=str(work / "config"),
-               JUPYTERLAB_SETTINGS_DIR=str(work / "settings"),
-               JUPYTERLAB_WORKSPACES_DIR=str(work / "workspaces"))  # fmt: skip
-    token = uuid.uuid4().hex
-    # Port 0: the kernel picks a free port when the server binds (read back in _start_lab).
-    command = [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--allow-root",
-               "--ServerApp.ip=127.0.0.1", "--ServerApp.port=0",
-               "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}",
-               f"--ServerApp.root_dir={root}", "--LabApp.news_url="]  # fmt: skip
-    server, port = _start_lab(command, env, work, token)
-    try:
-        yield f"http://127.0.0.1:{port}", token
-    finally:
-        _stop(server)
+    with Lab(work, root) as running:
+        yield running
 
 
 @pytest.fixture(scope="module")
@@ -213,19 +80,10 @@ def browser():
 
 @pytest.fixture
 def page(browser):
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    page.set_default_timeout(TIMEOUT_MS)
-    # Nothing leaves localhost: a widget that needed a CDN would fail to load. Only
-    # other hosts are routed (to be refused): a Python handler for every local request
-    # would stall the page whenever the test is not inside a Playwright call.
-    page.route(re.compile(r"^(?!http://127\.0\.0\.1[:/]|data:|blob:)"), _refuse)
+    page = offline_page(browser, TIMEOUT_MS)  # a widget that needed a CDN would fail to load
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     yield page
     page.close()
-
-
-def _refuse(route) -> None:
-    route.abort()
 
 
 def _run_all_until(page, shown) -> None:
@@ -258,7 +116,7 @@ def _as_drawn(view: torch.Tensor) -> dict[str, int]:
 
 
 def test_lesson_in_jupyterlab_stored_picture_then_live_widget(lab, page):
-    base, token = lab
+    base, token = lab.base, lab.token
     page.goto(f"{base}/lab/tree/{LESSON.name}?token={token}")
     widget_cell = _cell(page, "MemoryLayout(grid.t())")
     # Before anything runs, the stored output is the static SVG picture, not an error.
@@ -268,7 +126,7 @@ def test_lesson_in_jupyterlab_stored_picture_then_live_widget(lab, page):
     widget_cell.scroll_into_view_if_needed()
     widget_cell.screenshot(path=ARTIFACTS / "lab_stored_output.png")
 
-    _wait_for_idle_kernel(page, base, token, LESSON.name)
+    wait_for_idle_kernel(page, lab, LESSON.name)
     _run_all_until(page, widget_cell.locator(".widget-html svg.ta-memory"))
     grid_t = torch.arange(12).view(3, 4).t()
     assert _drawn_positions(widget_cell) == _as_drawn(grid_t)
@@ -302,11 +160,11 @@ def test_lesson_in_jupyterlab_stored_picture_then_live_widget(lab, page):
 
 
 def test_broadcast_widget_in_notebook_7(lab, page):
-    base, token = lab
+    base, token = lab.base, lab.token
     page.goto(f"{base}/notebooks/broadcast_demo.ipynb?token={token}")
     cell = _cell(page, "Broadcast((3, 1), (4,))")
     cell.wait_for()
-    _wait_for_idle_kernel(page, base, token, "broadcast_demo.ipynb")
+    wait_for_idle_kernel(page, lab, "broadcast_demo.ipynb")
     _run_all_until(page, cell.locator(".widget-html svg.ta-broadcast"))
     assert cell.locator('g[data-operand="a"][data-dim="-1"]').get_attribute("data-role") == (
         "stretched"
@@ -327,14 +185,12 @@ def test_broadcast_widget_in_notebook_7(lab, page):
 @pytest.fixture(scope="module")
 def findings(lab, browser):
     """JupyterLab on FOUND with every cell run: (page, cell locator by its first line)."""
-    base, token = lab
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    page.set_default_timeout(TIMEOUT_MS)
-    page.route(re.compile(r"^(?!http://127\.0\.0\.1[:/]|data:|blob:)"), _refuse)
+    base, token = lab.base, lab.token
+    page = offline_page(browser, TIMEOUT_MS)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.goto(f"{base}/lab/tree/{FOUND.name}?token={token}")
     _cell(page, "# new dim").wait_for()
-    _wait_for_idle_kernel(page, base, token, FOUND.name)
+    wait_for_idle_kernel(page, lab, FOUND.name)
     _run_all_until(page, _cell(page, "# new dim").locator(".widget-html svg.ta-broadcast"))
     for first_line in ("# typed shape", "# bad input", "# big grid"):
         _cell(page, first_line).locator(".widget-html svg.ta-memory").wait_for()
