@@ -98,10 +98,10 @@ class AutogradGraph(StaticFallback, widgets.VBox):
         retain = self.retain_box.value if retain_graph is None else retain_graph
         try:
             self._tensor.backward(retain_graph=retain)
-        except RuntimeError as e:
-            self._error = str(e)
+        except Exception as e:  # noqa: BLE001 - whatever torch (or a custom backward) raised
+            self._error = f"{type(e).__name__}: {e}"
             # The error replaces the picture: the graph did not change, the call failed.
-            self._svg, self._info = "", info_html([], f"backward() raised: {e}")
+            self._svg, self._info = "", info_html([], f"backward() raised {self._error}")
             self.drawing.value = self._info
             return
         self.refresh()

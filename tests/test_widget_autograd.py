@@ -231,7 +231,8 @@ def test_widget_backward_then_again_shows_torchs_error_instead_of_the_drawing():
     widget.backward_button.click()
     assert "backward through the graph a second time" in widget.error
     assert widget.svg == "" and "<svg" not in widget.drawing.value
-    assert "backward() raised" in widget.drawing.value and "ta-error" in widget.drawing.value
+    assert "backward() raised RuntimeError" in widget.drawing.value
+    assert "ta-error" in widget.drawing.value
     widget.refresh_button.click()
     assert widget.error is None and 'data-state="freed"' in widget.svg
 
@@ -334,3 +335,14 @@ def test_a_long_chain_is_laid_out_in_linear_time():
         y = y * 1.0001
     graph = graph_of(y)
     assert graph.layers == 3001 and graph.nodes[-1].layer == 3000
+
+
+def test_widget_shows_why_a_non_scalar_root_cannot_backward():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    widget = AutogradGraph(x * 2)
+    widget.backward()
+    with pytest.raises(RuntimeError) as torch_error:
+        (x * 2).backward()
+    assert widget.error == f"RuntimeError: {torch_error.value}"
+    assert "grad can be implicitly created only for scalar outputs" in widget.error
+    assert x.grad is None and repr(widget).endswith(widget.error)
