@@ -17,6 +17,7 @@ from conftest import ROOT
 from lab.running import CHROMIUM, CHROMIUM_ARGS, Lab, offline_page, wait_for_idle_kernel
 
 from anatomy_widgets._autograd import values_text
+from anatomy_widgets._contrast import AA, contrast_ratio
 
 ARTIFACTS = ROOT / "tests" / "artifacts" / "browser"
 NOTEBOOK = "autograd_widget.ipynb"
@@ -144,3 +145,36 @@ def test_every_control_and_picture_has_an_accessible_name(page):
     picture = cell.get_by_role("img", name=re.compile(r"^autograd graph of \(\) float32"))
     assert picture.count() == 1
     assert "1 stale" in picture.get_attribute("aria-label")
+
+
+# Each text of the picture with its computed fill and the fill behind it: a node's name
+# sits on its band (the box's second rect), every other line on the box (its first).
+_INKS_JS = """svg => [...svg.querySelectorAll('text')].map(t => {
+  const rects = [...t.parentNode.querySelectorAll(':scope > rect')];
+  const behind = rects.length ? rects[t.previousElementSibling === rects[1] ? 1 : 0]
+                              : svg.querySelector(':scope > rect');
+  return [t.textContent, getComputedStyle(t).fill, getComputedStyle(behind).fill] })"""
+
+_ERROR_JS = (
+    "d => ['error', getComputedStyle(d).color, getComputedStyle(d.parentNode).backgroundColor]"
+)
+
+
+def test_every_text_keeps_4_5_to_1_contrast_as_rendered(page):
+    pairs = []
+    for first_line in ("# graph", "# stale"):
+        for svg in _cell(page, first_line).locator(".widget-html svg").all():
+            pairs += svg.evaluate(_INKS_JS)
+        for info in _cell(page, first_line).locator(".ta-info").all():
+            pairs.append(info.evaluate("d => ['info', getComputedStyle(d).color, "
+                                       "getComputedStyle(d).backgroundColor]"))  # fmt: skip
+        for error in _cell(page, first_line).locator(".ta-error").all():
+            pairs.append(error.evaluate(_ERROR_JS))
+    assert len(pairs) > 8 and "error" in [t for t, *_ in pairs]  # the second backward's
+    low = [(t, fg, bg) for t, fg, bg in pairs if contrast_ratio(_hex(fg), _hex(bg)) < AA]
+    assert low == []
+
+
+def _hex(css: str) -> str:
+    r, g, b = (int(v) for v in re.findall(r"\d+", css)[:3])
+    return f"#{r:02x}{g:02x}{b:02x}"
