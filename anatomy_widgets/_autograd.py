@@ -14,7 +14,7 @@ Nothing here calls backward or changes a tensor: reading the graph is harmless.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import torch
 
@@ -43,6 +43,7 @@ class Saved:
     version: int | None = None  # the live tensor's version now
     saved_version: int | None = None  # its version when the node saved it
     error: str | None = None  # torch's message on unpacking, for stale and freed
+    of: str | None = None  # the name (given to graph_of) of the tensor saved, if it is one
 
     def mark(self) -> str:
         """The short text the drawing writes after the name."""
@@ -202,6 +203,20 @@ def _custom_saved(node) -> list[Saved]:
     return result
 
 
+def _named(node, saved: list[Saved], label: dict) -> list[Saved]:
+    """Which saved tensors are tensors the caller named (the very objects, not copies).
+
+    ``SavedTensor.data`` skips the checks, so a stale tensor is named too; a freed one
+    has no data, and a saved output is a copy torch makes: neither gets a name.
+    """
+    named = []
+    for item in saved:
+        raw = getattr(node, f"_raw_saved_{item.name}", None) if item.state != "freed" else None
+        data = getattr(raw, "data", None)
+        named.append(replace(item, of=label.get(id(data))) if data is not None else item)
+    return named
+
+
 def _attr_text(value) -> str:
     if isinstance(value, torch.Tensor):  # a wrapped number, e.g. MulBackward0's 2
         return values_text(value)
@@ -263,6 +278,7 @@ def graph_of(tensor: torch.Tensor, names: dict | None = None) -> Graph:
     nodes = []
     for k, (node, var) in enumerate(zip(order, variables)):
         saved, attrs = _saved_of(node)
+        saved = _named(node, saved, label)
         leaf = _leaf(var, label.get(id(var))) if var is not None else None
         nodes.append(Node(k, type(node).__name__, tuple(saved), tuple(attrs), leaf,
                           made.get(id(node)), untracked[k], layer[k]))  # fmt: skip

@@ -36,24 +36,28 @@ def summary(graph: Graph) -> str:
     return text + (f" ({', '.join(extra)})" if extra else "")
 
 
-def _lines(node: Node) -> list[tuple[str, str, str]]:
-    """(text, ink, state) of each line under the node's name."""
+def _lines(node: Node) -> list[tuple[str, str, str, str | None]]:
+    """(text, ink, state, saved name or None) of each line under the node's name."""
     lines = []
     if node.leaf is not None:
         leaf = node.leaf
         name = leaf.name or "leaf"
-        lines.append((f"{name}: {_shape(leaf.shape)} {leaf.dtype}, v{leaf.version}", INK, "var"))
-        lines.append((f"grad: {leaf.grad}", INK if leaf.grad else UNREAD_INK, "grad"))
+        lines.append((f"{name}: {_shape(leaf.shape)} {leaf.dtype}, v{leaf.version}", INK, "var",
+                      None))  # fmt: skip
+        lines.append((f"grad: {leaf.grad}", INK if leaf.grad else UNREAD_INK, "grad", None))
     if node.output is not None:
         out = node.output
-        lines.append((f"makes {out.name}: {_shape(out.shape)}", INK, "output"))
+        lines.append((f"makes {out.name}: {_shape(out.shape)}", INK, "output", None))
         if out.grad is not None:
-            lines.append((f"{out.name}.grad: {out.grad}", INK, "grad"))
+            lines.append((f"{out.name}.grad: {out.grad}", INK, "grad", None))
     for saved in node.saved:
-        lines.append((f"saved {saved.name}: {saved.mark()}", LINE_INKS[saved.state], saved.state))
-    lines += [(f"{name} = {value}", INK, "attr") for name, value in node.attrs]
+        which = f"{saved.name} ({saved.of})" if saved.of else saved.name
+        lines.append((f"saved {which}: {saved.mark()}", LINE_INKS[saved.state], saved.state,
+                      saved.name))  # fmt: skip
+    lines += [(f"{name} = {value}", INK, "attr", None) for name, value in node.attrs]
     if node.untracked:
-        lines.append((f"+{node.untracked} input(s) needing no grad", UNREAD_INK, "untracked"))
+        lines.append((f"+{node.untracked} input(s) needing no grad", UNREAD_INK, "untracked",
+                      None))  # fmt: skip
     return lines
 
 
@@ -62,7 +66,7 @@ def _shape(shape) -> str:
 
 
 def _size(node: Node) -> tuple[int, int]:
-    texts = [node.name] + [text for text, _, _ in _lines(node)]
+    texts = [node.name] + [line[0] for line in _lines(node)]
     width = max(_MIN_BOX, max(int(text_width(t, FONT)) + 12 for t in texts))
     return width, LINE + 6 + LINE * (len(texts) - 1) + 4
 
@@ -128,10 +132,9 @@ def _box(node: Node, box) -> str:
         f'<rect x="{x}" y="{y}" width="{w}" height="{LINE + 4}" fill="{band}"/>',
         _text(x + 6, y + LINE, node.name, ink_on(band), ' font-weight="bold"'),
     ]
-    for k, (text, ink, state) in enumerate(_lines(node)):
-        name = text.split(":")[0].removeprefix("saved ") if state in LINE_INKS else ""
-        extra = f' class="ta-saved" data-saved="{escape(name)}" data-state="{state}"' if name else (
-            f' class="ta-{state}"')  # fmt: skip
+    for k, (text, ink, state, saved) in enumerate(_lines(node)):
+        extra = (f' class="ta-saved" data-saved="{escape(saved)}" data-state="{state}"'
+                 if saved else f' class="ta-{state}"')  # fmt: skip
         parts.append(_text(x + 6, y + LINE + 6 + LINE * (k + 1) - 3, text, ink, extra))
     return "".join(parts) + "</g>"
 

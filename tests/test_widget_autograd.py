@@ -81,7 +81,9 @@ def test_saved_tensors_are_the_ones_torch_unpacks():
         assert getattr(mul, f"_saved_{name}") is live  # torch saved the leaf itself
         assert (saved.state, saved.shape, saved.dtype) == ("ok", (2,), "float32")
         assert saved.version == saved.saved_version == live._version == 0
+    assert [_saved(graph, "MulBackward0", n).of for n in ("self", "other")] == ["a", "b"]
     assert _saved(graph, "ExpBackward0", "result").shape == (2,)
+    assert _saved(graph, "ExpBackward0", "result").of is None  # torch saves a copy of outputs
     assert dict(_node(graph, "SumBackward0").attrs) == {"self_sym_sizes": "(2,)"}
     assert {n.leaf.name for n in graph.nodes if n.leaf} == {"a", "b"}
 
@@ -174,6 +176,7 @@ def test_a_changed_leaf_is_stale_too_and_reading_changes_nothing():
     graph = graph_of(y, {"a": a, "b": b})
     assert _saved(graph, "MulBackward0", "self").state == "stale"  # a, kept for b's grad
     assert _saved(graph, "MulBackward0", "other").state == "ok"
+    assert "saved self (a): (2,) float32, v1, saved at v0 → stale" in graph_svg(graph)
     assert graph_of(y) == graph_of(y)  # reading again reads the same, and frees nothing
     with pytest.raises(RuntimeError, match="is at version 1; expected version 0"):
         y.backward()
