@@ -261,12 +261,17 @@ def _layers(count: int, edges, is_leaf) -> list[int]:
     return [bottom if is_leaf[k] else layer[k] for k in range(count)]
 
 
+def _made_by(node, made) -> Leaf | None:
+    return next((leaf for fn, leaf in made if fn is node), None)
+
+
 def graph_of(tensor: torch.Tensor, names: dict | None = None) -> Graph:
     """Read the graph behind ``tensor`` now; ``names`` (name -> tensor) labels its leaves."""
     named = (names or {}).items()
     label = {id(t): n for n, t in named}
-    # Node objects are cached by torch: t.grad_fn is the same object on every read.
-    made = {id(t.grad_fn): _leaf(t, n) for n, t in named if t.grad_fn is not None}
+    # Held here, node objects stay the ones next_functions returns (torch caches a node's
+    # Python object only while it lives): compared by identity, never by a reused id().
+    made = [(t.grad_fn, _leaf(t, n)) for n, t in named if t.grad_fn is not None]
     root = f"{_shape_text(tuple(tensor.shape))} {_dtype_text(tensor.dtype)}"
     retained = _leaf(tensor, "root") if tensor.retains_grad else None
     if tensor.grad_fn is None:
@@ -281,6 +286,6 @@ def graph_of(tensor: torch.Tensor, names: dict | None = None) -> Graph:
         saved = _named(node, saved, label)
         leaf = _leaf(var, label.get(id(var))) if var is not None else None
         nodes.append(Node(k, type(node).__name__, tuple(saved), tuple(attrs), leaf,
-                          made.get(id(node)), untracked[k], layer[k]))  # fmt: skip
+                          _made_by(node, made), untracked[k], layer[k]))  # fmt: skip
     return Graph(f"{root}, grad_fn={type(tensor.grad_fn).__name__}", tuple(nodes),
                  tuple(edges), retained)  # fmt: skip
