@@ -193,3 +193,39 @@ def test_train_only_part_of_a_layer(case, *, student):
 def test_train_only_all_or_nothing(case, *, student):
     """handles every parameter trainable, and none"""
     ch.compare_train_only(student.train_only, *case)
+
+
+# --- 6. backprop --------------------------------------------------------------------
+
+
+@pytest.mark.exercise("backprop")
+@settings(max_examples=FEW)
+@given(case=cs.backprop_graphs(tree=True))
+def test_backprop_trees(case, *, student):
+    """agrees with torch.autograd.grad on chains and trees (each node used once)"""
+    ch.compare_backprop(student.backprop, *case)
+
+
+@pytest.mark.exercise("backprop")
+@settings(max_examples=FEW)
+@given(case=cs.backprop_graphs().filter(cs.reuses))
+def test_backprop_reused(case, *, student):
+    """adds up the gradients of a node used twice (mul(x, x), or by two nodes)"""
+    ch.compare_backprop(student.backprop, *case)
+
+
+@pytest.mark.exercise("backprop")
+@settings(max_examples=FEW)
+@given(case=cs.backprop_graphs(max_ops=8).filter(cs.has_diamond))
+def test_backprop_diamonds(case, *, student):
+    """agrees with torch.autograd.grad on diamonds: a node's gradient is complete before
+    it is passed on (reverse topological order)"""
+    ch.compare_backprop(student.backprop, *case)
+
+
+@pytest.mark.exercise("backprop")
+@settings(max_examples=FEW)
+@given(case=cs.backprop_graphs(any_output=True).filter(cs.has_unused_leaf))
+def test_backprop_unused_leaves(case, *, student):
+    """gives 0.0 to the leaves the output does not depend on, whichever node it is"""
+    ch.compare_backprop(student.backprop, *case)

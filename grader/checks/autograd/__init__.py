@@ -9,9 +9,17 @@ these functions on hypothesis-generated inputs.
 
 import torch
 
-from ..._compare import as_plain, describe_tensor, expect_float, expect_tensor, is_tensor
+from ..._compare import (
+    as_plain,
+    describe_tensor,
+    expect_float,
+    expect_tensor,
+    is_tensor,
+    scalar_close,
+)
 from ...givens.autograd import build_model
 from .._registry import Mismatch, public_check
+from ..storage_strides._harnesses import torch_calls_harness
 from ._examples import (
     accumulation_examples,
     graph_examples,
@@ -29,6 +37,7 @@ from ._harnesses import (
 from ._oracle import (
     describe_recipe,
     describe_spec,
+    torch_backprop,
     torch_full_batch_grad,
     torch_graph_summary,
     torch_logsumexp,
@@ -44,6 +53,7 @@ __all__ = [
     "compare_running_mean_losses",
     "compare_running_mean_losses_plain",
     "compare_train_only",
+    "compare_backprop",
 ]
 
 
@@ -189,3 +199,41 @@ def compare_train_only(fn, spec, seed, trainable, x, y, steps):
                           what=f"{name} (frozen: it must not change at all)")
         else:
             expect_tensor(call, result[name], true_value, rtol=1e-4, atol=1e-6, what=name)
+
+
+# --- 6. backprop --------------------------------------------------------------------
+
+
+def _backprop_examples():
+    return [  # (graph, output); the dict's order is never a topological one
+        ({"z": ["mul", "x", "y"], "x": ["leaf", 2.0], "y": ["leaf", -3.0]}, "z"),
+        ({"e": ["exp", "x"], "x": ["leaf", 0.5]}, "e"),
+        ({"s": ["mul", "x", "x"], "x": ["leaf", 1.5]}, "s"),  # one input, twice
+        ({"t": ["sum", "x", "y", "x"], "x": ["leaf", 1.0], "y": ["leaf", 2.0]}, "t"),
+        ({"out": ["add", "p", "q"], "q": ["mul", "p", "y"], "p": ["exp", "x"],  # a diamond
+          "x": ["leaf", -0.5], "y": ["leaf", 2.0]}, "out"),
+        ({"b": ["exp", "a"], "c": ["mul", "b", "b"], "a": ["add", "x", "y"],
+          "d": ["sum", "c", "a", "x"], "x": ["leaf", 0.25], "y": ["leaf", -1.0]}, "d"),
+        ({"u": ["add", "x", "x"], "x": ["leaf", 1.0], "w": ["leaf", 4.0]}, "u"),  # w unused
+        ({"v": ["exp", "w"], "w": ["mul", "x", "y"], "x": ["leaf", 1.0], "y": ["leaf", 2.0]},
+         "w"),  # v is not on the way to the output
+        ({"x": ["leaf", 3.0], "y": ["leaf", 1.0]}, "x"),  # the output is a leaf
+    ]
+
+
+@public_check("backprop", _backprop_examples)
+def compare_backprop(fn, graph, output):
+    call = f"backprop({graph}, {output!r})"
+    result, called = fn.harness(torch_calls_harness, graph, output)
+    if called:
+        raise Mismatch(f"{call} called torch ({', '.join(called)}); the rule is no torch: "
+                       f"walk the graph yourself")
+    truth = torch_backprop(graph, output)
+    if not isinstance(result, dict) or set(result) != set(truth):
+        raise Mismatch(f"{call} returned {result!r:.300}; expected a dict with a gradient "
+                       f"for every leaf: {sorted(truth)}")
+    for leaf, true_grad in truth.items():
+        grad = result[leaf]
+        if type(grad) not in (int, float) or not scalar_close(grad, true_grad, 1e-6, 1e-9):
+            raise Mismatch(f"{call} gives {leaf} the gradient {grad!r}; torch.autograd.grad: "
+                           f"{true_grad!r} (all of torch's: {truth})")

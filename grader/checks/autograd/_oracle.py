@@ -20,6 +20,7 @@ __all__ = [
     "torch_running_means",
     "torch_running_mean_facts",
     "torch_train_only",
+    "torch_backprop",
     "describe_recipe",
     "describe_spec",
 ]
@@ -126,3 +127,35 @@ def describe_spec(spec) -> str:
     names = {"linear": "Linear", "relu": "ReLU", "tanh": "Tanh", "layernorm": "LayerNorm"}
     layers = ", ".join(f"nn.{names[kind]}({', '.join(map(str, sizes))})" for kind, *sizes in spec)
     return f"nn.Sequential({layers})"
+
+
+# --- 6. backprop --------------------------------------------------------------------
+
+# How torch computes each op of ``backprop``'s graphs (inputs: float64 tensors).
+_BACKPROP_OPS = {
+    "add": lambda a, b: a + b,
+    "mul": lambda a, b: a * b,
+    "exp": torch.exp,
+    "sum": lambda *inputs: torch.stack(inputs).sum(),
+}
+
+
+def torch_backprop(graph: dict, output: str) -> dict[str, float]:
+    """``{leaf: d output / d leaf}`` by ``torch.autograd.grad`` over ``graph`` built in torch
+    (float64 leaves that require grad; 0.0 for a leaf ``output`` does not use)."""
+    values = {}
+
+    def value(name):
+        if name not in values:
+            op, *inputs = graph[name]
+            if op == "leaf":
+                values[name] = torch.tensor(float(inputs[0]), dtype=torch.float64,
+                                            requires_grad=True)
+            else:
+                values[name] = _BACKPROP_OPS[op](*(value(i) for i in inputs))
+        return values[name]
+
+    out = value(output)
+    leaves = [name for name, (op, *_) in graph.items() if op == "leaf"]
+    grads = torch.autograd.grad(out, [value(name) for name in leaves], allow_unused=True)
+    return {name: 0.0 if g is None else g.item() for name, g in zip(leaves, grads)}

@@ -10,13 +10,16 @@ is the judge's, against torch.
 __all__ = ["torch_calls_harness"]
 
 
-def torch_calls_harness(student_fn, storage, *args):
-    """Call ``student_fn(storage, *args)`` on a fresh copy of the list ``storage``, watching
+def torch_calls_harness(student_fn, *args):
+    """Call ``student_fn(*args)`` on fresh copies of its arguments (plain data), watching
     torch: every torch function and tensor method called meanwhile (a torch function mode
     sees them all, ``torch.tensor`` and ``as_strided`` included) is recorded by name.
 
-    Returns ``(the answer, the sorted names of the torch functions called)``.
+    Returns ``(the answer, the sorted names of the torch functions called)``. Chapter 5's
+    ``backprop`` is watched by it too.
     """
+    import copy
+
     from torch.overrides import TorchFunctionMode
 
     called = set()
@@ -26,6 +29,7 @@ def torch_calls_harness(student_fn, storage, *args):
             called.add(str(getattr(func, "__name__", func)))
             return func(*args, **(kwargs or {}))
 
+    args = copy.deepcopy(args)  # the caller's lists stay as they were
     with _Watch():
-        answer = student_fn(list(storage), *args)
+        answer = student_fn(*args)
     return answer, sorted(called)

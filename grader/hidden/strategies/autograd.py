@@ -7,8 +7,14 @@
   of any magnitude, optionally with ``-inf`` entries;
 * ``accumulation_cases``: ``(kind, w, x, y, micro, stale)``;
 * ``loss_recipes`` / ``plain_losses``: losses for ``running_mean_losses``;
-* ``train_only_cases``: ``(spec, seed, trainable, x, y, steps)``.
+* ``train_only_cases``: ``(spec, seed, trainable, x, y, steps)``;
+* ``backprop_graphs``: ``(graph, output)`` for ``backprop``: graphs of scalar
+  nodes as plain data (leaves, ``add``, ``mul``, ``exp``, ``sum``) in a shuffled
+  dict; with helpers that tell what a graph holds (``reuses``, ``has_diamond``,
+  ``has_unused_leaf``).
 """
+
+import math
 
 import torch
 from hypothesis import strategies as st
@@ -27,6 +33,11 @@ __all__ = [
     "loss_recipes",
     "plain_losses",
     "train_only_cases",
+    "backprop_graphs",
+    "ancestry",
+    "reuses",
+    "has_diamond",
+    "has_unused_leaf",
 ]
 
 _SEEDS = st.integers(0, 2**32 - 1)
@@ -222,3 +233,93 @@ def train_only_cases(draw, pattern="any"):
     x = draw(float_layouts((rows, spec[0][1]), dtype=torch.float32))
     y = draw(float_layouts((rows, spec[-1][2]), dtype=torch.float32, any_layout=False))
     return spec, seed, sorted(chosen), x, y, draw(st.integers(1, 3))
+
+
+# --- backprop graphs ----------------------------------------------------------------
+
+_LEAF_NAMES = "xyzw"
+_EXP_LIMIT = 3.0  # exp only of values this small: gradients stay far from overflow
+_MUL_LIMIT = 1e3
+
+
+@st.composite
+def backprop_graphs(draw, max_ops=6, tree=False, any_output=False):
+    """``(graph, output)``: 1-4 leaves (multiples of 1/4 in -2..2), then 1 to ``max_ops``
+    nodes, each of inputs drawn from the nodes before it (so leaves and nodes get
+    reused: ``["mul", "x", "x"]``, diamonds), in a shuffled dict.
+
+    ``tree``: each node is the input of at most one node, once. ``any_output``: the
+    output is any node, a leaf included, not the last one made.
+    """
+    graph, values, free = {}, {}, []
+    for name in _LEAF_NAMES[:draw(st.integers(1, len(_LEAF_NAMES)))]:
+        values[name] = draw(st.integers(-8, 8)) / 4
+        graph[name] = ["leaf", values[name]]
+        free.append(name)
+    for k in range(1, draw(st.integers(1, max_ops)) + 1):
+        pool = free if tree else list(graph)
+        small = [n for n in pool if abs(values[n]) <= _EXP_LIMIT]
+        ops = ["sum"] + (["exp"] if small else []) + (["add", "mul"] if len(pool) >= 2 or
+                                                        not tree else [])
+        op = draw(st.sampled_from(ops))
+        if op == "exp":
+            inputs = [draw(st.sampled_from(small))]
+        else:
+            count = 2 if op in ("add", "mul") else draw(st.integers(1, min(3, len(pool))
+                                                                    if tree else 3))
+            if tree:
+                inputs = list(draw(st.permutations(pool)))[:count]
+            else:
+                inputs = [draw(st.sampled_from(pool)) for _ in range(count)]
+        if op == "mul" and abs(values[inputs[0]] * values[inputs[1]]) > _MUL_LIMIT:
+            op = "add"
+        x = [values[n] for n in inputs]
+        values[f"v{k}"] = {"add": sum, "sum": sum, "mul": lambda x: x[0] * x[1],
+                           "exp": lambda x: math.exp(x[0])}[op](x)
+        graph[f"v{k}"] = [op, *inputs]
+        if tree:
+            free = [n for n in free if n not in inputs]
+        free.append(f"v{k}")
+    output = draw(st.sampled_from(list(graph))) if any_output else f"v{k}"
+    order = draw(st.permutations(list(graph)))
+    return {name: graph[name] for name in order}, output
+
+
+def ancestry(graph: dict, output: str) -> set[str]:
+    """The nodes ``output`` depends on, itself included."""
+    seen, todo = set(), [output]
+    while todo:
+        name = todo.pop()
+        if name not in seen:
+            seen.add(name)
+            op, *inputs = graph[name]
+            todo += inputs if op != "leaf" else []
+    return seen
+
+
+def _uses(graph: dict, output: str) -> dict[str, int]:
+    """How many times each node is an input of a node ``output`` depends on."""
+    uses = {}
+    for name in ancestry(graph, output):
+        op, *inputs = graph[name]
+        for i in inputs if op != "leaf" else []:
+            uses[i] = uses.get(i, 0) + 1
+    return uses
+
+
+def reuses(case) -> bool:
+    """Some node on the way to the output is an input twice (of one node or two)."""
+    return any(n > 1 for n in _uses(*case).values())
+
+
+def has_diamond(case) -> bool:
+    """Some node that is not a leaf is an input of two nodes on the way to the output."""
+    graph, output = case
+    return any(n > 1 and graph[name][0] != "leaf" for name, n in _uses(*case).items())
+
+
+def has_unused_leaf(case) -> bool:
+    """Some leaf is not on the way to the output."""
+    graph, output = case
+    return any(op == "leaf" and name not in ancestry(graph, output)
+               for name, (op, *_) in graph.items())

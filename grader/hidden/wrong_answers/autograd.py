@@ -254,4 +254,239 @@ def running_mean_losses(losses):
         optimizer.step()
 """),
     ],
+    "backprop": [
+        """
+def backprop(graph, output):
+    # Mistake: overwrites a gradient instead of adding to it, so an input used twice, or by
+    # two nodes, keeps only one contribution.
+    order, seen = [], set()
+
+    def visit(name):
+        if name not in seen:
+            seen.add(name)
+            op, *inputs = graph[name]
+            if op != "leaf":
+                for i in inputs:
+                    visit(i)
+            order.append(name)
+
+    visit(output)
+    value = {}
+    for name in order:
+        op, *inputs = graph[name]
+        if op == "leaf":
+            value[name] = float(inputs[0])
+        elif op == "mul":
+            value[name] = value[inputs[0]] * value[inputs[1]]
+        elif op == "exp":
+            value[name] = math.exp(value[inputs[0]])
+        else:
+            value[name] = sum(value[i] for i in inputs)
+
+    grad = dict.fromkeys(order, 0.0)
+    grad[output] = 1.0
+    for name in reversed(order):
+        op, *inputs = graph[name]
+        if op == "mul":
+            a, b = inputs
+            grad[a] = grad[name] * value[b]
+            grad[b] = grad[name] * value[a]
+        elif op == "exp":
+            grad[inputs[0]] = grad[name] * value[name]
+        elif op != "leaf":
+            for i in inputs:
+                grad[i] = grad[name]
+    return {name: grad.get(name, 0.0) for name, (op, *_) in graph.items() if op == "leaf"}
+""",
+        """
+def backprop(graph, output):
+    # Mistake: walks the nodes in the dict's order, reversed, not in reverse topological
+    # order, so some pass on their gradient before it is complete.
+    order, seen = [], set()
+
+    def visit(name):
+        if name not in seen:
+            seen.add(name)
+            op, *inputs = graph[name]
+            if op != "leaf":
+                for i in inputs:
+                    visit(i)
+            order.append(name)
+
+    visit(output)
+    value = {}
+    for name in order:
+        op, *inputs = graph[name]
+        if op == "leaf":
+            value[name] = float(inputs[0])
+        elif op == "mul":
+            value[name] = value[inputs[0]] * value[inputs[1]]
+        elif op == "exp":
+            value[name] = math.exp(value[inputs[0]])
+        else:
+            value[name] = sum(value[i] for i in inputs)
+
+    grad = dict.fromkeys(order, 0.0)
+    grad[output] = 1.0
+    for name in [name for name in reversed(list(graph)) if name in grad]:
+        op, *inputs = graph[name]
+        if op == "mul":
+            a, b = inputs
+            grad[a] += grad[name] * value[b]
+            grad[b] += grad[name] * value[a]
+        elif op == "exp":
+            grad[inputs[0]] += grad[name] * value[name]
+        elif op != "leaf":
+            for i in inputs:
+                grad[i] += grad[name]
+    return {name: grad.get(name, 0.0) for name, (op, *_) in graph.items() if op == "leaf"}
+""",
+        """
+def backprop(graph, output):
+    # Mistake: takes exp's local gradient to be its input, not exp of it.
+    order, seen = [], set()
+
+    def visit(name):
+        if name not in seen:
+            seen.add(name)
+            op, *inputs = graph[name]
+            if op != "leaf":
+                for i in inputs:
+                    visit(i)
+            order.append(name)
+
+    visit(output)
+    value = {}
+    for name in order:
+        op, *inputs = graph[name]
+        if op == "leaf":
+            value[name] = float(inputs[0])
+        elif op == "mul":
+            value[name] = value[inputs[0]] * value[inputs[1]]
+        elif op == "exp":
+            value[name] = math.exp(value[inputs[0]])
+        else:
+            value[name] = sum(value[i] for i in inputs)
+
+    grad = dict.fromkeys(order, 0.0)
+    grad[output] = 1.0
+    for name in reversed(order):
+        op, *inputs = graph[name]
+        if op == "mul":
+            a, b = inputs
+            grad[a] += grad[name] * value[b]
+            grad[b] += grad[name] * value[a]
+        elif op == "exp":
+            grad[inputs[0]] += grad[name] * value[inputs[0]]
+        elif op != "leaf":
+            for i in inputs:
+                grad[i] += grad[name]
+    return {name: grad.get(name, 0.0) for name, (op, *_) in graph.items() if op == "leaf"}
+""",
+        """
+def backprop(graph, output):
+    # Mistake: gives each input of a mul its own value as its gradient, not the other's.
+    order, seen = [], set()
+
+    def visit(name):
+        if name not in seen:
+            seen.add(name)
+            op, *inputs = graph[name]
+            if op != "leaf":
+                for i in inputs:
+                    visit(i)
+            order.append(name)
+
+    visit(output)
+    value = {}
+    for name in order:
+        op, *inputs = graph[name]
+        if op == "leaf":
+            value[name] = float(inputs[0])
+        elif op == "mul":
+            value[name] = value[inputs[0]] * value[inputs[1]]
+        elif op == "exp":
+            value[name] = math.exp(value[inputs[0]])
+        else:
+            value[name] = sum(value[i] for i in inputs)
+
+    grad = dict.fromkeys(order, 0.0)
+    grad[output] = 1.0
+    for name in reversed(order):
+        op, *inputs = graph[name]
+        if op == "mul":
+            a, b = inputs
+            grad[a] += grad[name] * value[a]
+            grad[b] += grad[name] * value[b]
+        elif op == "exp":
+            grad[inputs[0]] += grad[name] * value[name]
+        elif op != "leaf":
+            for i in inputs:
+                grad[i] += grad[name]
+    return {name: grad.get(name, 0.0) for name, (op, *_) in graph.items() if op == "leaf"}
+""",
+        """
+def backprop(graph, output):
+    # Mistake: leaves out the leaves the output does not depend on.
+    order, seen = [], set()
+
+    def visit(name):
+        if name not in seen:
+            seen.add(name)
+            op, *inputs = graph[name]
+            if op != "leaf":
+                for i in inputs:
+                    visit(i)
+            order.append(name)
+
+    visit(output)
+    value = {}
+    for name in order:
+        op, *inputs = graph[name]
+        if op == "leaf":
+            value[name] = float(inputs[0])
+        elif op == "mul":
+            value[name] = value[inputs[0]] * value[inputs[1]]
+        elif op == "exp":
+            value[name] = math.exp(value[inputs[0]])
+        else:
+            value[name] = sum(value[i] for i in inputs)
+
+    grad = dict.fromkeys(order, 0.0)
+    grad[output] = 1.0
+    for name in reversed(order):
+        op, *inputs = graph[name]
+        if op == "mul":
+            a, b = inputs
+            grad[a] += grad[name] * value[b]
+            grad[b] += grad[name] * value[a]
+        elif op == "exp":
+            grad[inputs[0]] += grad[name] * value[name]
+        elif op != "leaf":
+            for i in inputs:
+                grad[i] += grad[name]
+    return {name: grad[name] for name in order if graph[name][0] == "leaf"}
+""",
+        """
+def backprop(graph, output):
+    # Mistake: the right numbers, but from torch.autograd, which the rule (no torch) forbids.
+    values = {}
+
+    def value(name):
+        if name not in values:
+            op, *inputs = graph[name]
+            if op == "leaf":
+                values[name] = torch.tensor(float(inputs[0]), requires_grad=True)
+            else:
+                args = [value(i) for i in inputs]
+                values[name] = {"add": lambda: args[0] + args[1], "mul": lambda: args[0] * args[1],
+                                "exp": lambda: args[0].exp(), "sum": lambda: sum(args)}[op]()
+        return values[name]
+
+    out = value(output)
+    leaves = [name for name, (op, *_) in graph.items() if op == "leaf"]
+    grads = torch.autograd.grad(out, [value(n) for n in leaves], allow_unused=True)
+    return {n: 0.0 if g is None else g.item() for n, g in zip(leaves, grads)}
+""",
+    ],
 }
