@@ -1,16 +1,17 @@
 """Pure broadcasting logic: align shapes from the right, stretch size-1 dims, or say why not.
 
-Each function mirrors one torch behaviour and is property-tested against it in
-``tests/test_widget_broadcast.py``: the result shape (``torch.broadcast_shapes``),
-both of torch's error messages, the strides ``expand`` gives (stride 0 where a
-dim is stretched) and the values a small example takes.
+Every fact comes from torch itself, never from a rule of our own that a student
+could import as an exercise's answer: the result shape and its error message
+(``torch.broadcast_shapes``), what ``a + b`` says (ATen's ``infer_size``, as
+``torch.broadcast_tensors`` folds it), the strides ``expand`` gives and the values a small example
+takes. Each is property-tested against torch in ``tests/test_widget_broadcast.py``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ._layout import Layout, contiguous_strides, storage_positions
+import torch
 
 __all__ = [
     "BroadcastError",
@@ -37,62 +38,23 @@ def broadcast_shapes(*shapes) -> tuple[int, ...]:
     for shape in shapes:
         if any(n < 0 for n in shape):
             raise ValueError(f"sizes must be non-negative, got {shape}")
-    message = _shapes_message(shapes)
-    if message:
-        raise BroadcastError(message, _operator_message(shapes))
-    return _fold(shapes)
-
-
-def _shapes_message(shapes) -> str | None:
-    """``torch.broadcast_shapes``'s check, step for step, including its running result."""
-    common = [1] * max((len(s) for s in shapes), default=0)
-    for arg, shape in enumerate(shapes):
-        for idx in range(-1, -1 - len(shape), -1):
-            if shape[idx] == common[idx]:
-                continue
-            if common[idx] == 1:
-                common[idx] = shape[idx]
-            if shape[idx] != 1 and common[idx] != shape[idx]:
-                return (
-                    f"Attempting to broadcast a dimension of length {shape[idx]} at {idx}! "
-                    f"Mismatching argument at index {arg} had {shape}; but expected shape "
-                    f"should be broadcastable to {common}"
-                )
-    return None
-
-
-def _pair(a, b) -> tuple[tuple[int, ...] | None, str | None]:
-    """``infer_size(a, b)`` of ATen: the pair's broadcast shape, or its error message."""
-    ndim = max(len(a), len(b))
-    out = [0] * ndim
-    for i in range(ndim - 1, -1, -1):
-        offset = ndim - 1 - i
-        size_a = a[len(a) - 1 - offset] if len(a) - 1 - offset >= 0 else 1
-        size_b = b[len(b) - 1 - offset] if len(b) - 1 - offset >= 0 else 1
-        if size_a != size_b and size_a != 1 and size_b != 1:
-            return None, (
-                f"The size of tensor a ({size_a}) must match the size of tensor b ({size_b}) "
-                f"at non-singleton dimension {i}"
-            )
-        out[i] = size_b if size_a == 1 else size_a
-    return tuple(out), None
+    try:
+        return tuple(torch.broadcast_shapes(*shapes))
+    except RuntimeError as refusal:
+        raise BroadcastError(str(refusal), _operator_message(shapes)) from None
 
 
 def _operator_message(shapes) -> str:
-    # broadcast_tensors folds left to right: "tensor a" is everything before.
-    result = shapes[0]
+    """What ``a + b`` says: ``broadcast_tensors`` folds ATen's ``infer_size`` left to right
+    ("tensor a" is everything before), asked here of torch directly: sizes torch could not
+    allocate, even on "meta", get their message too."""
+    result = torch.Size(shapes[0])
     for shape in shapes[1:]:
-        result, message = _pair(result, shape)
-        if message:
-            return message
-    raise AssertionError("shapes broadcast")  # only called when _shapes_message found a clash
-
-
-def _fold(shapes) -> tuple[int, ...]:
-    result: tuple[int, ...] = ()
-    for shape in shapes:
-        result, _ = _pair(result, shape)
-    return result
+        try:
+            result = torch._C._infer_size(result, torch.Size(shape))
+        except RuntimeError as refusal:
+            return str(refusal)
+    raise AssertionError("shapes broadcast")  # only called when broadcast_shapes refused
 
 
 @dataclass(frozen=True)
@@ -126,10 +88,11 @@ def align(*shapes) -> Alignment:
 
 
 def _dim_result(sizes) -> int | None:
-    real = {n for n in sizes if n is not None and n != 1}
-    if len(real) > 1:
+    """torch's result in one dim (``broadcast_shapes`` of its sizes alone), None on a clash."""
+    try:
+        return tuple(torch.broadcast_shapes(*[(n,) for n in sizes if n is not None]))[0]
+    except RuntimeError:
         return None
-    return real.pop() if real else 1
 
 
 def _role(size: int | None, result: int | None) -> str:
@@ -141,36 +104,26 @@ def _role(size: int | None, result: int | None) -> str:
 
 
 def expand_strides(shape, stride, target) -> tuple[int, ...]:
-    """Strides of ``t.expand(target)`` for ``t`` of ``shape``/``stride`` (ATen's rule).
+    """Strides of ``t.expand(target)`` for ``t`` of ``shape``/``stride``: torch's, on "meta".
 
-    A stretched dim gets stride 0: every index reads the same cells. A new leading
-    dim of size 1 gets the stride of the dim to its right times that dim's size;
-    a 0-d tensor expands with stride 0 everywhere.
+    A stretched dim gets stride 0: every index reads the same cells.
     """
-    ndim = len(target)
-    if not shape:  # a 0-d tensor: every dim is new and reads the one element
-        return (0,) * ndim
-    sizes, strides = [0] * ndim, [0] * ndim
-    for i in range(ndim - 1, -1, -1):
-        dim = len(shape) - 1 - (ndim - 1 - i)
-        size = shape[dim] if dim >= 0 else 1
-        step = stride[dim] if dim >= 0 else sizes[i + 1] * strides[i + 1]
-        if size != target[i]:
-            if size != 1:
-                raise ValueError(f"size {size} cannot be expanded to {target[i]} in dim {i}")
-            size, step = target[i], 0
-        sizes[i], strides[i] = size, step
-    return tuple(strides)
+    operand = torch.empty_strided(tuple(shape), tuple(stride), dtype=torch.uint8, device="meta")
+    try:
+        return tuple(operand.expand(tuple(target)).stride())
+    except RuntimeError as refusal:
+        raise ValueError(str(refusal)) from None
 
 
 def broadcast_values(values, shape, target):
-    """``torch.broadcast_to(torch.tensor(values).view(shape), target).tolist()``, in Python.
+    """``torch.broadcast_to(torch.tensor(values).view(shape), target).tolist()``.
 
-    ``values`` are the operand's elements in row-major order.
+    ``values`` are the operand's elements in row-major order (any Python values:
+    torch broadcasts their positions, which then pick the values).
     """
-    strides = expand_strides(shape, contiguous_strides(shape), target)
-    flat = [values[p] for p in storage_positions(Layout(tuple(target), strides))]
-    return _nest(flat, tuple(target))
+    positions = torch.arange(len(values)).view(tuple(shape))
+    picked = torch.broadcast_to(positions, tuple(target)).flatten().tolist()
+    return _nest([values[p] for p in picked], tuple(target))
 
 
 def _nest(flat, shape):

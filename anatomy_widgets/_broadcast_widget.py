@@ -14,7 +14,7 @@ from ._broadcast import Alignment, BroadcastError, align, broadcast_shapes, broa
 from ._broadcast import expand_strides as _expand_strides
 from ._broadcast_svg import alignment_svg
 from ._controls import StaticFallback, format_ints, info_html, parse_ints, static_html
-from ._layout import contiguous_strides
+from ._layout import new_meta as _new_meta
 
 __all__ = ["Broadcast", "broadcast_lines", "example_lines"]
 
@@ -35,7 +35,13 @@ def broadcast_lines(shapes, strides, alignment: Alignment) -> list[str]:
     lines = [f"result shape: {result}"]
     for name, shape, stride, roles in zip(names, shapes, strides, alignment.roles):
         if "stretched" in roles or "new" in roles:
-            expanded = _expand_strides(shape, stride, result)
+            try:
+                if stride is None:
+                    raise ValueError(f"torch cannot make a tensor of shape {tuple(shape)}")
+                expanded = _expand_strides(shape, stride, result)
+            except ValueError as e:  # more elements than torch can count (int64)
+                lines.append(f"{name}.expand{result}: {e}")
+                continue
             lines.append(
                 f"{name}.expand{result}: stride {expanded} — stride 0 in a dim means every "
                 "index there reads the same cells: nothing is copied"
@@ -99,8 +105,9 @@ class Broadcast(StaticFallback, widgets.VBox):
         operands = operands or ((3, 1), (4,))
         if not 1 <= len(operands) <= 3:
             raise ValueError(f"Broadcast takes one to three shapes, got {len(operands)}")
-        self._shapes = [_shape_of(op) for op in operands]
-        self._strides = [_strides_of(op) for op in operands]
+        self._shapes = [tuple(op.shape) if _is_tensor(op) else tuple(op) for op in operands]
+        # Strides: a tensor's own, or torch's for a new tensor of that shape.
+        self._strides = [_strides(op if _is_tensor(op) else _new_meta(op)) for op in operands]
         self._error: str | None = None
         text = dict(continuous_update=False, layout=widgets.Layout(width="220px"))
         # Each description is its control's accessible name (a <label for=…> in the page).
@@ -183,7 +190,7 @@ class Broadcast(StaticFallback, widgets.VBox):
         keep = 3 if self.boxes[2].value.strip() else 2
         shapes = typed[:keep]
         if shapes != self._shapes:
-            self._strides = [contiguous_strides(s) for s in shapes]
+            self._strides = [_strides(_new_meta(s)) for s in shapes]
         self._shapes, self._parse_error = shapes, None
         self.redraw()
 
@@ -209,11 +216,9 @@ def _reason(shapes) -> str | None:
     return None
 
 
-def _shape_of(operand) -> tuple[int, ...]:
-    return tuple(operand.shape) if hasattr(operand, "shape") else tuple(operand)
+def _is_tensor(operand) -> bool:
+    return hasattr(operand, "stride")
 
 
-def _strides_of(operand) -> tuple[int, ...]:
-    if hasattr(operand, "stride"):
-        return tuple(operand.stride())
-    return contiguous_strides(tuple(operand))
+def _strides(tensor) -> tuple[int, ...] | None:
+    return None if tensor is None else tuple(tensor.stride())

@@ -15,7 +15,7 @@ import re
 from html import escape
 
 from ._contrast import BACKGROUND, ERROR_INK, INK
-from ._layout import contiguous_strides
+from ._layout import new_meta
 
 __all__ = [
     "parse_ints", "format_ints", "offered_strides", "info_html", "static_html", "StaticFallback",
@@ -47,11 +47,12 @@ def offered_strides(old_shape, new_shape, stride, strides_typed: bool) -> tuple[
 
     Strides the student typed themselves are kept while the rank stays (a narrower
     view with the same strides is worth seeing); otherwise a new shape comes with
-    its contiguous strides, so it never leaves a stride list of the wrong length.
+    its contiguous strides (torch's), so it never leaves a stride list of the wrong length.
     """
     if strides_typed and len(new_shape) == len(old_shape) == len(stride):
         return tuple(stride)
-    return contiguous_strides(new_shape)
+    fresh = new_meta(new_shape)  # None past int64: strides 0, and torch refuses the layout
+    return (0,) * len(new_shape) if fresh is None else tuple(fresh.stride())
 
 
 def info_html(lines, error: str | None = None) -> str:

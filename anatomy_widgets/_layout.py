@@ -1,21 +1,28 @@
-"""Pure layout arithmetic: where each element of a strided view lives in its storage.
+"""Pure layout facts: where each element of a strided view lives in its storage.
 
-Nothing here reads tensor data or allocates a storage: a layout is four numbers
-(shape, stride, storage offset, storage size), so a 10⁹-element or meta tensor
-costs no more than a small one. Everything is checked against torch in
-``tests/test_widget_layout.py`` (``as_strided`` over an ``arange`` storage).
+Every fact about a layout comes from torch itself, never from arithmetic of our
+own that a student could import as an exercise's answer: strides, positions,
+contiguity and the storage a view needs are read off torch views of that layout
+(on "meta" or over a small ``arange`` storage). Nothing here reads tensor data
+or allocates a large storage: a layout is four numbers (shape, stride, storage
+offset, storage size), so a 10⁹-element or meta tensor costs no more than a
+small one. Everything is checked against torch in ``tests/test_widget_layout.py``
+(``as_strided`` over an ``arange`` storage).
 """
 
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
+
+import torch
 
 __all__ = [
     "MAX_DIMS",
     "Layout",
     "layout_of",
-    "contiguous_strides",
+    "new_meta",
     "is_contiguous",
     "bounds_error",
     "storage_position",
@@ -36,6 +43,20 @@ MAX_DIMS = 4
 MAX_ENUMERATED = 1 << 16
 # Slots drawn per dim, so that no grid has more than 4096 cells (64², 16³, 8⁴).
 _SLOTS = {0: 1, 1: 64, 2: 64, 3: 16, 4: 8}
+# Positions come from arange storages this big at most (512 KiB), over parts of a view.
+_ARANGE_LIMIT = 1 << 16
+# Exact overlap answers past a drawing's 4096 elements: for views spanning this many cells
+# at most (past it, enumerating the positions would take one torch call an element).
+_ENUMERATED_SPAN = 1 << 20
+# One meta storage of 2⁶² one-byte cells holds every layout we draw, and costs no memory:
+# views of it are torch's own arithmetic (positions in the layout's own element units).
+_META = torch.empty(2**62, dtype=torch.uint8, device="meta")
+# A dtype of each itemsize, for torch's bounds check (which counts bytes).
+_DTYPES = {t.itemsize: t for t in (torch.uint8, torch.int16, torch.int32, torch.int64,
+                                   torch.complex128)}  # fmt: skip
+# torch's refusal of a view over an empty storage: the bytes it needs, then "size 0".
+_OUT_OF_EMPTY = re.compile(r"(setStorage: .* requiring a storage size of (\d+) are out of "
+                           r"bounds for storage of size )0", re.S)
 
 
 @dataclass(frozen=True)
@@ -56,7 +77,10 @@ class Layout:
     def of(cls, shape, stride=None, offset=0, storage_size=None, itemsize=8) -> Layout:
         """A layout with row-major strides and the smallest storage, unless told otherwise."""
         shape = tuple(int(n) for n in shape)
-        stride = contiguous_strides(shape) if stride is None else tuple(int(s) for s in stride)
+        if stride is None:  # torch's row-major strides (a size-0 dim counts as 1 for its left)
+            fresh = new_meta(shape)  # None past int64: strides 0, and torch refuses the layout
+            stride = (0,) * len(shape) if fresh is None else fresh.stride()
+        stride = tuple(int(s) for s in stride)
         if storage_size is None:
             storage_size = required_storage(shape, stride, offset)
         return cls(shape, stride, int(offset), int(storage_size), int(itemsize))
@@ -83,62 +107,84 @@ def layout_of(tensor) -> Layout:
     )
 
 
-def contiguous_strides(shape) -> tuple[int, ...]:
-    """Row-major strides as torch builds them: a size-0 dim counts as 1 for its left."""
-    strides, step = [], 1
-    for size in reversed(shape):
-        strides.append(step)
-        step *= max(size, 1)
-    return tuple(reversed(strides))
+def new_meta(shape) -> torch.Tensor | None:
+    """A new row-major tensor of ``shape`` on "meta" (a byte an element, and no memory),
+    negative sizes read as 0; None where torch cannot make one (past int64)."""
+    try:
+        return torch.empty([max(int(n), 0) for n in shape], dtype=torch.uint8, device="meta")
+    except RuntimeError:
+        return None
 
 
-def is_contiguous(layout: Layout) -> bool:
-    """torch's test: does row-major order visit consecutive positions? (size-1 dims ignored)"""
-    if layout.numel == 0:
-        return True
-    expected = 1
-    for size, stride in zip(reversed(layout.shape), reversed(layout.stride)):
-        if size != 1:
-            if stride != expected:
-                return False
-            expected *= size
+def _meta_view(shape, stride, offset=0) -> torch.Tensor:
+    """A meta tensor with this layout: torch's own view of it, with no memory behind it."""
+    return _META.as_strided(shape, stride, offset)
+
+
+def _extent(shape, stride) -> int | None:
+    """Cells from a view's first to its last, as torch sizes a new storage (0 if empty);
+    None where torch cannot count its elements (past int64)."""
+    try:
+        fresh = torch.empty_strided(shape, stride, dtype=torch.uint8, device="meta")
+    except RuntimeError:
+        return None
+    return fresh.untyped_storage().nbytes()
+
+
+def _sizable(shape, stride) -> bool:
+    """Whether torch can size a storage for this view: the CPU, over an empty storage,
+    says how many bytes it would need, or that they are past int64 (which meta, and so
+    ``_extent``, does not notice). Views that torch accepted (drawn ones) always are."""
+    try:
+        torch.empty(0, dtype=torch.uint8).as_strided(shape, [abs(s) for s in stride])
+    except RuntimeError as refusal:
+        return _OUT_OF_EMPTY.fullmatch(str(refusal)) is not None
     return True
 
 
+def is_contiguous(layout: Layout) -> bool:
+    """torch's answer: ``is_contiguous()`` of a meta tensor with this layout."""
+    return _meta_view(layout.shape, layout.stride).is_contiguous()
+
+
 def required_storage(shape, stride, offset=0) -> int:
-    """Elements a storage needs for this view (0 when the view has no elements)."""
-    if len(shape) != len(stride) or 0 in shape:
+    """Elements a storage needs for this view (0 when the view has no elements, or more
+    than torch can count).
+
+    torch sizes it: ``empty_strided`` allocates just enough for the view (on "meta").
+    """
+    if len(shape) != len(stride) or any(n <= 0 for n in shape):
         return 0
-    return offset + 1 + sum((n - 1) * s for n, s in zip(shape, stride))
+    extent = _extent(shape, stride) if _sizable(shape, stride) else None
+    return 0 if extent is None else offset + extent
 
 
 def bounds_error(layout: Layout) -> str | None:
     """Why ``as_strided`` would refuse this layout, in torch's words; None if it accepts it.
 
-    The checks run in torch's order. Negative sizes are refused up front with our
-    own message: torch's handling of them is inconsistent and not worth teaching.
+    torch makes every check, in its order: a meta view first (lengths, negative
+    strides, a negative offset, a count of elements past int64), then ``as_strided``
+    on the CPU over an empty storage, whose refusal names the bytes the view needs;
+    only the storage's size in that message is the layout's own. Negative sizes are
+    refused with our own message: torch's handling of them is inconsistent and not
+    worth teaching.
     """
     shape, stride, offset = layout.shape, layout.stride, layout.offset
-    if len(shape) != len(stride):
-        return "mismatch in length of strides and shape"
-    if any(s < 0 for s in stride):
-        return (
-            "as_strided: Negative strides are not supported at the moment, "
-            f"got strides: {_torch_list(stride)}"
-        )
-    if offset < 0:
-        return f"Tensor: invalid storage offset {offset}"
+    try:
+        _meta_view([max(n, 0) for n in shape], stride, offset)
+    except RuntimeError as refusal:
+        return str(refusal)
     if any(n < 0 for n in shape):
         return f"sizes must be non-negative, got {_torch_list(shape)}"
-    needed = required_storage(shape, stride, offset) * layout.itemsize
-    have = layout.storage_size * layout.itemsize
-    # torch skips the check for views with no elements: they read nothing.
-    if needed and needed > have:
-        return (
-            f"setStorage: sizes {_torch_list(shape)}, strides {_torch_list(stride)}, "
-            f"storage offset {offset}, and itemsize {layout.itemsize} requiring a storage "
-            f"size of {needed} are out of bounds for storage of size {have}"
-        )
+    try:  # torch skips the check for views with no elements: they read nothing.
+        torch.empty(0, dtype=_DTYPES[layout.itemsize]).as_strided(shape, stride, offset)
+    except RuntimeError as refusal:
+        found = _OUT_OF_EMPTY.fullmatch(str(refusal))
+        if found is None:
+            return str(refusal)  # e.g. a storage size past int64
+        have = layout.storage_size * layout.itemsize
+        if int(found[2]) > have:
+            return f"{found[1]}{have}"
     return None
 
 
@@ -148,29 +194,64 @@ def _torch_list(values) -> str:
 
 
 def storage_position(layout: Layout, index) -> int:
-    """Storage position of ``index`` (negative indices count from the end, as in torch)."""
+    """Storage position of ``index`` (negative indices count from the end, as in torch).
+
+    torch indexes a meta view of the layout, one dim at a time so that an index out
+    of range is reported with its dim; the position is the element's storage offset.
+    """
     if len(index) != layout.ndim:
         raise IndexError(f"index {tuple(index)} has {len(index)} entries for {layout.ndim} dims")
-    position = layout.offset
-    for dim, (i, size, stride) in enumerate(zip(index, layout.shape, layout.stride)):
-        if not -size <= i < size:
-            raise IndexError(f"index {i} is out of range for dim {dim} of size {size}")
-        position += (i % size) * stride
-    return position
+    element = _meta_view(layout.shape, layout.stride, layout.offset)
+    for dim, i in enumerate(index):
+        try:
+            element = element.select(0, i)
+        except IndexError:
+            size = layout.shape[dim]
+            raise IndexError(f"index {i} is out of range for dim {dim} of size {size}") from None
+    return element.storage_offset()
 
 
 def storage_positions(layout: Layout, axes=None) -> list[int]:
     """Positions of the elements at ``axes`` (per dim, the indices to visit), row-major.
 
-    Without ``axes``, every element: only sensible for small views.
+    Without ``axes``, every element: only sensible for small views. torch computes
+    them: the layout over an ``arange`` storage holding the positions themselves
+    (``_positions``), on no more than ``_ARANGE_LIMIT`` cells at a time.
     """
     if axes is None:
         axes = [range(n) for n in layout.shape]
-    positions = [layout.offset]
-    for indices, stride in zip(axes, layout.stride):
-        steps = [i * stride for i in indices]
-        positions = [p + step for p in positions for step in steps]
-    return positions
+    axes = [a if isinstance(a, range) else list(a) for a in axes]
+    if any(len(indices) == 0 for indices in axes):
+        return []  # no element (and the other dims may be too long to list)
+    axes = [list(indices) for indices in axes]
+    return _positions(_meta_view(layout.shape, layout.stride, layout.offset), axes)
+
+
+def _positions(view: torch.Tensor, axes) -> list[int]:
+    """The positions of ``view``'s elements at ``axes``, row-major.
+
+    Dims are visited biggest stride first (so each one torch selects from leaves the
+    smallest span behind), then the positions go back to row-major order.
+    """
+    order = sorted(range(view.dim()), key=view.stride, reverse=True)
+    axes = [axes[d] for d in order]
+    flat = _peeled(view.permute(order), axes, [torch.tensor(a, dtype=torch.long) for a in axes])
+    grid = torch.tensor(flat, dtype=torch.long).view([len(a) for a in axes])
+    return grid.permute([order.index(d) for d in range(view.dim())]).flatten().tolist()
+
+
+def _peeled(view: torch.Tensor, axes, index_tensors) -> list[int]:
+    # The view over an ``arange`` storage that holds the positions, once it spans at most
+    # ``_ARANGE_LIMIT`` cells; until then torch selects one index of its first dim at a time.
+    shape, stride, offset = tuple(view.shape), view.stride(), view.storage_offset()
+    extent = _extent(shape, stride)
+    if extent is not None and extent <= _ARANGE_LIMIT:
+        grid = torch.arange(offset, offset + extent).as_strided(shape, stride)
+        for dim, indices in enumerate(index_tensors):
+            grid = grid.index_select(dim, indices)
+        return grid.flatten().tolist()
+    inner, inner_tensors = axes[1:], index_tensors[1:]
+    return [p for i in axes[0] for p in _peeled(view.select(0, i), inner, inner_tensors)]
 
 
 def _row_major_indices(axes) -> list[tuple[int, ...]]:
@@ -195,8 +276,14 @@ def overlapping_elements(layout: Layout, axes=None) -> dict[int, list[tuple[int,
 
 
 def overlap_kind(layout: Layout) -> str:
-    """'none', 'overlapping' or 'unknown' (too big to enumerate and strides do not tell)."""
-    if layout.numel <= MAX_ENUMERATED:
+    """'none', 'overlapping' or 'unknown' (too big to enumerate and strides do not tell).
+
+    Views spread over more than ``_ENUMERATED_SPAN`` cells are enumerated only up to
+    a drawing's 4096 elements.
+    """
+    extent = _extent(layout.shape, layout.stride) if layout.numel > 4096 else 0
+    spread = extent is None or extent > _ENUMERATED_SPAN
+    if layout.numel <= MAX_ENUMERATED and not spread:
         positions = storage_positions(layout)
         return "overlapping" if len(set(positions)) < len(positions) else "none"
     return overlap_from_strides(layout)

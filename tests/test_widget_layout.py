@@ -28,7 +28,6 @@ from anatomy_widgets._layout import (
     Layout,
     address_formula,
     bounds_error,
-    contiguous_strides,
     distinct_positions,
     is_contiguous,
     layout_of,
@@ -107,6 +106,21 @@ def test_positions_of_raw_strides_match_as_strided(spec):
     assert storage_positions(spec_layout(*spec)) == over_arange(*spec).flatten().tolist()
 
 
+@pytest.mark.parametrize("shape, stride", [
+    ((40, 50, 3), (7000, 3, 100_000)),  # spread over more cells than one arange holds
+    ((300, 200), (1, 1500)),  # rows far apart, columns next to each other
+    ((8, 8, 8, 8), (60_000, 1, 8, 64)),
+])  # fmt: skip
+def test_positions_of_views_spread_over_a_big_storage_match_torch(shape, stride):
+    t = torch.arange(500_000).as_strided(shape, stride, 7)
+    layout = layout_of(t)
+    assert storage_positions(layout) == t.flatten().tolist()
+    axes = [shown_indices(n, 8, n // 2) for n in shape]
+    axes = [[i for i in a if i is not None] for a in axes]
+    drawn = t[torch.meshgrid(*[torch.tensor(a) for a in axes], indexing="ij")]
+    assert storage_positions(layout, axes) == drawn.flatten().tolist()
+
+
 @settings(max_examples=100, deadline=None)
 @given(st.data())
 def test_one_index_and_its_formula_match_torch(data):
@@ -150,8 +164,12 @@ def test_is_contiguous_agrees_with_torch(t):
 
 @settings(max_examples=100, deadline=None)
 @given(shapes(max_dims=5))
-def test_contiguous_strides_are_torchs_including_zero_size_dims(shape):
-    assert contiguous_strides(shape) == torch.empty(shape).stride()
+def test_a_layout_of_a_shape_alone_has_torchs_contiguous_strides_including_zero_size_dims(
+    shape,
+):
+    layout = Layout.of(shape)
+    assert layout.stride == torch.empty(shape).stride()
+    assert layout.storage_size == torch.empty(shape).untyped_storage().nbytes() // 4
 
 
 def _torch_readers(t) -> dict[int, list[tuple[int, ...]]]:
@@ -373,6 +391,19 @@ def test_an_out_of_bounds_layout_is_refused_with_torchs_reason():
     assert repr(widget).endswith(f"refused: {widget.error}")
     widget.storage_box.value = 12
     assert widget.error is None and len(drawn_elements(widget.svgs[0])) == 12
+
+
+def test_layouts_past_int64_are_refused_in_torchs_words_not_raised():
+    """torch cannot count these elements or cells (int64): the widget quotes its refusal."""
+    widget = MemoryLayout(torch.arange(12))
+    widget.set_layout((10**7, 10**7), (10**12, 10**12))
+    with pytest.raises(RuntimeError) as torch_error:
+        torch.arange(12).as_strided((10**7, 10**7), (10**12, 10**12))
+    assert widget.error == f"as_strided refuses this layout: {torch_error.value}"
+    widget.shape_box.value = "10000000, 10000000, 10000000"  # typed: too many elements
+    assert "overflow" in widget.error and widget.svgs == []
+    widget.set_layout((3, 4))
+    assert widget.error is None and widget.layout.stride == (4, 1)
 
 
 def test_unreadable_text_and_too_many_dims_are_explained_not_raised():

@@ -97,4 +97,18 @@ MUTANTS = [
           "        if kind is None:  # MUTANT"),),
         ("tests/test_unfinished.py::test_a_finished_exercise_passes_and_a_wrong_one_still_fails",),
     ),
+    Mutant(
+        "the widgets derive contiguous strides by hand again, importable by students",
+        "anatomy_widgets/_layout.py",
+        (("def _meta_view(shape, stride, offset=0) -> torch.Tensor:\n",
+          "def contiguous_strides(shape):  # MUTANT\n"
+          "    strides, step = [], 1\n"
+          "    for size in reversed(shape):\n"
+          "        strides.append(step)\n"
+          "        step *= max(size, 1)\n"
+          "    return tuple(reversed(strides))\n\n\n"
+          "def _meta_view(shape, stride, offset=0) -> torch.Tensor:\n"),),
+        ("tests/test_no_answer_importable.py::"
+         "test_no_function_of_the_edition_passes_a_public_check",),
+    ),
 ]
