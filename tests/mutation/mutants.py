@@ -111,4 +111,12 @@ MUTANTS = [
         ("tests/test_no_answer_importable.py::"
          "test_no_function_of_the_edition_passes_a_public_check",),
     ),
+    Mutant(
+        "the zygote carries the wrong answers (the judge imports its matcher at the top)",
+        "grader/judge/_judge.py",
+        (("from grader.judge._plugin import Grading\n",
+          "from grader.judge._misconceptions import name_misconceptions  # MUTANT\n"
+          "from grader.judge._plugin import Grading\n"),),
+        ("tests/test_reachable.py::test_in_its_memory_is_only_the_machinery_it_runs_on",),
+    ),
 ]
