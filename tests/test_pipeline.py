@@ -246,5 +246,7 @@ def test_the_feedback_page_offline_in_a_browser_draws_its_maths_and_inputs(grade
         assert picture.evaluate("img => img.complete && img.naturalWidth > 100")
         verdict = cell.locator("pre", has_text="Hidden checks for").first
         assert verdict.evaluate("pre => pre.scrollWidth <= pre.clientWidth")  # lines wrap
+        assert "Looks like: uses x's strides but forgets its storage offset" in \
+            verdict.inner_text()
         cell.screenshot(path=artifacts / "feedback_drawn_input.png")
         browser.close()
