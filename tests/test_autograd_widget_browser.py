@@ -14,7 +14,14 @@ import re
 import pytest
 import torch
 from conftest import ROOT
-from lab.running import CHROMIUM, CHROMIUM_ARGS, Lab, offline_page, wait_for_idle_kernel
+from lab.running import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    Lab,
+    offline_page,
+    run_all_until,
+    wait_for_idle_kernel,
+)
 
 from anatomy_widgets._autograd import values_text
 from anatomy_widgets._contrast import AA, contrast_ratio
@@ -60,25 +67,11 @@ def page(tmp_path_factory):
         page.goto(lab.url(NOTEBOOK))
         _cell(page, "# change").wait_for()
         wait_for_idle_kernel(page, lab, NOTEBOOK)
-        _run_all_until(page, _cell(page, "# stale").locator(".widget-html svg.ta-autograd"))
+        run_all_until(page, _cell(page, "# stale").locator(".widget-html svg.ta-autograd"))
         page.locator(".jp-InputPrompt", has_text="[4]").wait_for()  # the change cell ran
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         yield page
         browser.close()
-
-
-def _run_all_until(page, shown) -> None:
-    """Run → Run All Cells until ``shown`` appears (a click before the kernel is
-    connected can be lost, so it is retried)."""
-    for _ in range(3):
-        page.locator(".lm-MenuBar-item", has_text="Run").first.click()
-        page.locator('.lm-Menu-item[data-command="runmenu:run-all"]').click()
-        try:
-            shown.wait_for(timeout=15_000)
-            return
-        except sync_api.TimeoutError:
-            continue
-    shown.wait_for()
 
 
 def _saved_states(cell) -> dict[str, list[str]]:

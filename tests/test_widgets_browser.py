@@ -15,7 +15,14 @@ from pathlib import Path
 
 import pytest
 import torch
-from lab.running import CHROMIUM, CHROMIUM_ARGS, Lab, offline_page, wait_for_idle_kernel
+from lab.running import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    Lab,
+    offline_page,
+    run_all_until,
+    wait_for_idle_kernel,
+)
 
 from anatomy_widgets._contrast import AA, contrast_ratio
 
@@ -86,20 +93,6 @@ def page(browser):
     page.close()
 
 
-def _run_all_until(page, shown) -> None:
-    """Run → Run All Cells, until ``shown`` appears (a click before the kernel is
-    connected can be lost, so it is retried; rerunning these cells is harmless)."""
-    for _ in range(3):
-        page.locator(".lm-MenuBar-item", has_text="Run").first.click()
-        page.locator('.lm-Menu-item[data-command="runmenu:run-all"]').click()
-        try:
-            shown.wait_for(timeout=15_000)
-            return
-        except sync_api.TimeoutError:
-            continue
-    shown.wait_for()
-
-
 def _cell(page, code: str):
     return page.locator(".jp-CodeCell").filter(has_text=code)
 
@@ -127,7 +120,7 @@ def test_lesson_in_jupyterlab_stored_picture_then_live_widget(lab, page):
     widget_cell.screenshot(path=ARTIFACTS / "lab_stored_output.png")
 
     wait_for_idle_kernel(page, lab, LESSON.name)
-    _run_all_until(page, widget_cell.locator(".widget-html svg.ta-memory"))
+    run_all_until(page, widget_cell.locator(".widget-html svg.ta-memory"))
     grid_t = torch.arange(12).view(3, 4).t()
     assert _drawn_positions(widget_cell) == _as_drawn(grid_t)
 
@@ -165,7 +158,7 @@ def test_broadcast_widget_in_notebook_7(lab, page):
     cell = _cell(page, "Broadcast((3, 1), (4,))")
     cell.wait_for()
     wait_for_idle_kernel(page, lab, "broadcast_demo.ipynb")
-    _run_all_until(page, cell.locator(".widget-html svg.ta-broadcast"))
+    run_all_until(page, cell.locator(".widget-html svg.ta-broadcast"))
     assert cell.locator('g[data-operand="a"][data-dim="-1"]').get_attribute("data-role") == (
         "stretched"
     )
@@ -191,7 +184,7 @@ def findings(lab, browser):
     page.goto(f"{base}/lab/tree/{FOUND.name}?token={token}")
     _cell(page, "# new dim").wait_for()
     wait_for_idle_kernel(page, lab, FOUND.name)
-    _run_all_until(page, _cell(page, "# new dim").locator(".widget-html svg.ta-broadcast"))
+    run_all_until(page, _cell(page, "# new dim").locator(".widget-html svg.ta-broadcast"))
     for first_line in ("# typed shape", "# bad input", "# big grid"):
         _cell(page, first_line).locator(".widget-html svg.ta-memory").wait_for()
     yield page

@@ -18,7 +18,8 @@ import urllib.request
 import uuid
 from pathlib import Path
 
-__all__ = ["CHROMIUM", "CHROMIUM_ARGS", "Lab", "offline_page", "wait_for_idle_kernel"]
+__all__ = ["CHROMIUM", "CHROMIUM_ARGS", "Lab", "offline_page", "run_all_until",
+           "wait_for_idle_kernel"]
 
 CHROMIUM_CANDIDATES = ["/usr/lib/chromium/chromium", "/usr/bin/chromium"]
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
@@ -162,3 +163,19 @@ def offline_page(browser, timeout_ms: int = 60_000, **options):
     page.route(re.compile(r"^(?!http://127\.0\.0\.1[:/]|data:|blob:|file:)"),
                lambda route: route.abort())
     return page
+
+
+def run_all_until(page, shown, attempts: int = 3) -> None:
+    """Run → Run All Cells, until the locator ``shown`` appears. A click before the kernel
+    is connected can be lost, so it is retried (rerunning a notebook's cells is harmless)."""
+    from playwright.sync_api import TimeoutError as NotYet
+
+    for _ in range(attempts):
+        page.locator(".lm-MenuBar-item", has_text="Run").first.click()
+        page.locator('.lm-Menu-item[data-command="runmenu:run-all"]').click()
+        try:
+            shown.wait_for(timeout=15_000)
+            return
+        except NotYet:
+            continue
+    shown.wait_for()

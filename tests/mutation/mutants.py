@@ -93,8 +93,8 @@ MUTANTS = [
     Mutant(
         "a test cell swallows a wrong answer as if it were not attempted yet",
         "grader/checks/_test_cell.py",
-        (("        if kind is None or not issubclass(kind, NotImplementedError):",
-          "        if kind is None:  # MUTANT"),),
+        (("        if kind is not None and issubclass(kind, NotImplementedError):",
+          "        if kind is not None:  # MUTANT"),),
         ("tests/test_unfinished.py::test_a_finished_exercise_passes_and_a_wrong_one_still_fails",),
     ),
     Mutant(
