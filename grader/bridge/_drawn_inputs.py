@@ -14,6 +14,7 @@ from nbformat import v4
 from traitlets import Bool
 
 from grader import _notebook
+from grader.checks._pictures import layout_picture
 
 __all__ = ["DrawFailingInputs", "pictures_for"]
 
@@ -39,17 +40,11 @@ def _ints(text: str) -> tuple[int, ...]:
 
 def _layout_svg(shape, stride, offset, storage=None) -> str | None:
     from anatomy_widgets._layout import Layout, required_storage
-    from anatomy_widgets._memory_text import drawing_error, panel
-    from anatomy_widgets._svg import memory_svg
 
     if len(shape) != len(stride):
         return None
     storage = storage or max(required_storage(shape, stride, offset), 1)
-    layout = Layout(shape, stride, offset, storage)
-    if storage > _LARGEST_DRAWN or drawing_error(layout):
-        return None
-    title = f"input: shape {shape}, stride {stride}, offset {offset}"
-    return memory_svg([panel(title, layout)], storage)
+    return layout_picture(Layout(shape, stride, offset, storage), _LARGEST_DRAWN)
 
 
 def _broadcast_svg(shapes) -> str:

@@ -7,7 +7,7 @@ drawn as the lessons draw them: the storage strip and the grid that reads it
 
 import contextlib
 
-__all__ = ["LAYOUT_CHAPTERS", "show_input_pictures"]
+__all__ = ["LAYOUT_CHAPTERS", "layout_picture", "show_input_pictures"]
 
 LAYOUT_CHAPTERS = {"storage_strides", "shape_ops_broadcasting"}
 _LARGEST_DRAWN = 512  # storage elements: a bigger picture would bury the message
@@ -24,24 +24,28 @@ def _tensors(value) -> list:
     return []
 
 
+def layout_picture(layout, largest: int = _LARGEST_DRAWN) -> str | None:
+    """The lessons' picture of ``layout`` (an ``anatomy_widgets`` Layout): its storage strip
+    and the grid that reads it; None for a storage over ``largest`` elements, or a layout
+    torch refuses."""
+    from anatomy_widgets._memory_text import drawing_error, panel
+    from anatomy_widgets._svg import memory_svg
+
+    if layout.storage_size > largest or drawing_error(layout):
+        return None
+    title = f"input: shape {layout.shape}, stride {layout.stride}, offset {layout.offset}"
+    return memory_svg([panel(title, layout)], layout.storage_size)
+
+
 def input_pictures(example) -> list[str]:
     """SVG pictures of the strided tensors in ``example`` (an argument tuple)."""
     import torch
 
     from anatomy_widgets._layout import layout_of
-    from anatomy_widgets._memory_text import drawing_error, panel
-    from anatomy_widgets._svg import memory_svg
 
-    pictures = []
-    for tensor in _tensors(example):
-        if tensor.layout != torch.strided or not 1 <= tensor.dim() <= 4:
-            continue
-        layout = layout_of(tensor)
-        if layout.storage_size > _LARGEST_DRAWN or drawing_error(layout):
-            continue
-        title = f"input: shape {layout.shape}, stride {layout.stride}, offset {layout.offset}"
-        pictures.append(memory_svg([panel(title, layout)], layout.storage_size))
-    return pictures[:_MOST]
+    pictures = (layout_picture(layout_of(tensor)) for tensor in _tensors(example)
+                if tensor.layout == torch.strided and 1 <= tensor.dim() <= 4)
+    return [svg for svg in pictures if svg][:_MOST]
 
 
 def show_input_pictures(chapter: str, example) -> None:
