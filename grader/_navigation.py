@@ -48,6 +48,14 @@ def minutes(nb: dict) -> int:
     return 5 * math.ceil((words / WORDS_PER_MINUTE + cells * MINUTES_PER_CODE_CELL) / 5)
 
 
+def core(nb: dict) -> dict:
+    """The lesson's core: the cells from the one with id ``core`` to ``deep-dives``."""
+    ids = [c.get("id") for c in nb["cells"]]
+    if "core" not in ids or "deep-dives" not in ids:
+        return {**nb, "cells": []}
+    return {**nb, "cells": nb["cells"][ids.index("core"):ids.index("deep-dives")]}
+
+
 def _exercises(course: Course, lesson: Path) -> str:
     """The lesson's released assignment, as a link from course/."""
     notebook = course.release_notebook(lesson.stem)
@@ -72,13 +80,17 @@ def start_page(course: Course) -> dict:
     for number, lesson in enumerate(lessons(course), start=1):
         nb = _load(lesson)
         chapter, _, about = _title(nb).partition(" · ")
-        rows.append(f"| {number} | [{about or chapter}]({lesson.name}) | {minutes(nb)} min | "
-                    f"[exercises]({_exercises(course, lesson)}) |")
+        short = core(nb)
+        first = f"[{minutes(short)} min]({lesson.name}#cell-id=core)" if short["cells"] else "-"
+        rows.append(f"| {number} | [{about or chapter}]({lesson.name}) | {first} | "
+                    f"{minutes(nb)} min | [exercises]({_exercises(course, lesson)}) |")
     text = ("# Tensor Anatomy: start here\n\n"
             f"{len(rows)} chapters on the PyTorch tensor, in order: each lesson proves\n"
-            "every claim with a cell you can run, and ends with graded exercises. Times are\n"
-            "for reading and running the lesson, not the exercises.\n\n"
-            "| chapter | lesson | time | exercises |\n|---|---|---|---|\n" + "\n".join(rows))
+            "every claim with a cell you can run, and ends with graded exercises. Each opens\n"
+            "with a short core (predict each result, then run its cell) before its deep\n"
+            "dives. Times are for reading and running, not the exercises.\n\n"
+            "| chapter | lesson | core | whole lesson | exercises |\n|---|---|---|---|---|\n"
+            + "\n".join(rows))
     kernel = _load(lessons(course)[0])["metadata"]
     return {"cells": [_markdown("start", text)], "metadata": kernel,
             "nbformat": 4, "nbformat_minor": 5}

@@ -15,19 +15,32 @@ def test_the_start_page_and_the_lessons_last_cells_are_as_release_writes_them():
             f"{path.name} drifted from its lessons: run `make release`"
 
 
-def test_every_link_leads_to_a_file():
-    for path in [COURSE.root / "course" / _navigation.START, *_navigation.lessons(COURSE)]:
+def _leads_somewhere(path, target: str) -> bool:
+    """A file, and where the link names a cell (``#cell-id=``), a cell of that notebook."""
+    file, _, fragment = target.partition("#")
+    found = (path.parent / file).resolve()
+    if not found.is_file():
+        return False
+    cell_id = fragment.removeprefix("cell-id=")
+    return not fragment or cell_id in {c.get("id") for c in json.loads(found.read_text())["cells"]}
+
+
+def test_every_link_leads_to_a_file_and_cell():
+    released = [COURSE.release_notebook(a) for a in COURSE.assignments()]
+    for path in [COURSE.root / "course" / _navigation.START, *_navigation.lessons(COURSE),
+                 *released]:
         cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
         text = "".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
         for target in _navigation.links(text):
             if "://" not in target and not target.startswith("#"):
-                assert (path.parent / target).is_file(), f"{path.name} links to {target}"
+                assert _leads_somewhere(path, target), f"{path.name} links to {target}"
+    assert not _leads_somewhere(released[0], "../../course/01_storage_strides.ipynb#cell-id=nope")
 
 
 def test_the_start_page_lists_every_lesson_in_order_with_its_time():
     start = json.loads((COURSE.root / "course" / _navigation.START).read_text())
     text = "".join(start["cells"][0]["source"])
-    linked = [t for t in _navigation.links(text) if not t.startswith("..")]
+    linked = [t for t in _navigation.links(text) if not t.startswith("..") and "#" not in t]
     assert linked == [p.name for p in _navigation.lessons(COURSE)]
     assert text.count(" min |") == len(linked)
 
