@@ -13,7 +13,7 @@ import json
 import re
 from pathlib import Path
 
-from . import _notebook
+from . import _notebook, _read_first
 
 __all__ = ["restated", "refresh"]
 
@@ -70,9 +70,10 @@ def restated(nb: dict) -> dict:
 
 
 def refresh(path: Path) -> bool:
-    """Rewrite the source notebook at ``path`` if it restates its test cells wrongly."""
+    """Rewrite the source notebook at ``path`` if it restates its test cells or the lesson
+    sections its tasks need (``_read_first``) wrongly."""
     nb = json.loads(Path(path).read_text(encoding="utf-8"))
-    fresh = restated(nb)
+    fresh = _read_first.restated(restated(nb), _read_first.lesson_of(Path(path)))
     if fresh != nb:  # written as nbformat writes it
         Path(path).write_text(json.dumps(fresh, indent=1, ensure_ascii=False) + "\n",
                               encoding="utf-8")

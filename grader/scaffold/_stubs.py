@@ -8,7 +8,7 @@ import hashlib
 import json
 import re
 
-from grader import _authoring, _notebook
+from grader import _authoring, _notebook, _read_first
 from grader._course import Course
 from grader.scaffold._request import (
     _RULER,
@@ -134,7 +134,8 @@ def _new_cells(nb: dict, assignment: str, name: str, points: int) -> list[dict]:
             f"# Graded outside this notebook by grader/hidden/test_{assignment}.py\n"
             "### END HIDDEN TESTS")
     return [
-        _cell("markdown", ids.get("task"), _nbgrader(f"{name}_task"), task),
+        _cell("markdown", ids.get("task"), {**_nbgrader(f"{name}_task"),  # the lesson's core:
+               _read_first.KEY: {"read_first": ["core"]}}, task),  # name more sections there
         _cell("code", ids.get("answer"), _nbgrader(f"{name}_answer", solution=True,
                                                     locked=False), answer),
         _cell("code", ids.get("test"), _nbgrader(name, grade=True, points=points), test),
@@ -164,7 +165,8 @@ def _notebook_text(course: Course, assignment: str, name: str, points: int) -> t
     nb["cells"][at:at] = _new_cells(nb, assignment, name, points)
     _with_row(nb, name, points)
     try:
-        nb = _authoring.restated(nb)
+        nb = _read_first.restated(_authoring.restated(nb), _read_first.lesson_of(
+            course.source_notebook(assignment)))
     except ValueError as exc:
         raise Refused(f"{assignment}'s notebook does not restate its test cells ({exc}): "
                       "fix that first") from None

@@ -1,0 +1,62 @@
+"""Which lesson sections an exercise needs, named once by cell id and written out by release.
+
+A task cell of a source notebook names the lesson cells it builds on in its metadata,
+``{"tensor_anatomy": {"read_first": ["core", "md-34"]}}``; ``restated`` writes the
+line ``**Read first:** [<heading>](../../course/<lesson>.ipynb#cell-id=<id>) · ...``
+at the end of the cell, each title taken from that lesson cell's heading. So a
+renamed section renames its links, a deleted one fails the release, and the author
+types no title twice. JupyterLab opens ``#cell-id=<id>`` at that cell.
+"""
+
+import copy
+import json
+import re
+from pathlib import Path
+
+__all__ = ["KEY", "restated", "lesson_of", "sections"]
+
+KEY = "tensor_anatomy"
+_LINE = re.compile(r"\n*^\*\*Read first:\*\*.*\Z", re.M | re.S)
+_HEADING = re.compile(r"^#+ +(.+)$", re.M)
+
+
+def lesson_of(source_notebook: Path) -> Path:
+    """``solutions/<name>/<name>.ipynb`` → ``course/<name>.ipynb``."""
+    return source_notebook.parents[2] / "course" / f"{source_notebook.parent.name}.ipynb"
+
+
+def _text(cell: dict) -> str:
+    return "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+
+
+def sections(lesson: dict) -> dict[str, str]:
+    """cell id → the first heading of that markdown cell, for every cell that has one."""
+    found = {}
+    for cell in lesson["cells"]:
+        heading = _HEADING.search(_text(cell)) if cell["cell_type"] == "markdown" else None
+        if heading:
+            found[cell["id"]] = heading[1].replace("`", "").strip()
+    return found
+
+
+def _line(lesson_path: Path, cell_ids: list[str], titles: dict[str, str]) -> str:
+    unknown = [i for i in cell_ids if i not in titles]
+    if unknown:
+        raise ValueError(f"{lesson_path.name} has no section heading in cell(s) {unknown}")
+    link = f"../../course/{lesson_path.name}#cell-id="
+    return "**Read first:** " + " · ".join(f"[{titles[i]}]({link}{i})" for i in cell_ids)
+
+
+def _with_line(text: str, line: str) -> str:
+    return _LINE.sub("", text.rstrip("\n")) + "\n\n" + line
+
+
+def restated(nb: dict, lesson_path: Path) -> dict:
+    """``nb`` with each task cell's Read-first line written from its metadata."""
+    nb, titles = copy.deepcopy(nb), sections(json.loads(lesson_path.read_text("utf-8")))
+    for cell in nb["cells"]:
+        wanted = cell.get("metadata", {}).get(KEY, {}).get("read_first")
+        if wanted:
+            text = _with_line(_text(cell), _line(lesson_path, wanted, titles))
+            cell["source"] = text.splitlines(keepends=True)
+    return nb
