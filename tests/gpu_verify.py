@@ -3,7 +3,8 @@
     python tests/gpu_verify.py [--any-torch] [--allow-local]
 
 1. Runs the code cells of ``course/04_devices.ipynb`` in this process (no Jupyter
-   needed), notes which path ``pick_device()`` took (cuda, mps or cpu), and compares
+   needed), in the lesson's folder as a Jupyter kernel would (its timeline cell reads
+   ``traces/``), notes which path ``pick_device()`` took (cuda, mps or cpu), and compares
    what each cell prints with its stored output, sanitised as nbval does
    (``course/nbval_sanitize.cfg``: measured times, bandwidths and ratios become
    placeholders, so the rest of each line is compared). Two kinds of cells are not
@@ -20,8 +21,14 @@
    present, the GPU-only checks (``test_cuda_*``) must run and pass; if the judge's
    sandboxed student process cannot use CUDA (they are skipped there), they run with
    ``--student-local`` too.
-3. Prints what it found; the last line starts with ``GPU verify:``. Exit 0 only if
-   every compared cell matched, every cell ran, and every hidden check that ran passed.
+3. With CUDA present, records the trace chapter 4's timeline draws
+   (``course/traces/record_trace.py``, in a fresh process) into
+   ``course/traces/gpu_trace.json``. **Commit that file**, then re-execute the lesson:
+   its timeline cell then draws the GPU trace instead of the CPU one (and says so).
+   Without CUDA nothing is recorded, and the CPU trace stays the one shown.
+4. Prints what it found; the last line starts with ``GPU verify:``. Exit 0 only if
+   every compared cell matched, every cell ran, every hidden check that ran passed,
+   and, with CUDA, the GPU trace was written.
 
 Needs only torch, pytest, hypothesis and this repository.
 """
@@ -50,6 +57,8 @@ IGNORE_MARK = "NBVAL_IGNORE_OUTPUT"
 # the cpu path only, run (not compared) on cuda, mps or any other path.
 PATH_MARK = "# Output differs by path:"
 VERSION_MARK = "VERIFIED_ON ="
+RECORDER = ROOT / "course" / "traces" / "record_trace.py"
+GPU_TRACE = ROOT / "course" / "traces" / "gpu_trace.json"
 
 sys.path.insert(0, str(ROOT))
 # The judge runs `python -m grader.judge._judge` in a subprocess: it must find this repo too.
@@ -139,7 +148,8 @@ def check_lesson(any_torch: bool, lesson: Path = LESSON) -> dict:
     report = {"checked": 0, "matched": 0, "unchecked": 0, "path_only": 0, "problems": []}
     for number, cell in enumerate(cells, 1):
         source = _source(cell)
-        printed, error = run_cell(source, namespace)
+        with contextlib.chdir(lesson.parent):  # a kernel's folder is its notebook's
+            printed, error = run_cell(source, namespace)
         ignored = IGNORE_MARK in source or (any_torch and VERSION_MARK in source)
         path_only = not ignored and differs_by_path(source) and _path(namespace) != "cpu"
         checked = not ignored and not path_only
@@ -237,7 +247,24 @@ def check_hidden(allow_local: bool) -> dict:
     return result
 
 
-# --- 3. the verdict ---------------------------------------------------------------------
+# --- 3. the GPU trace -------------------------------------------------------------------
+
+
+def record_gpu_trace(out: Path = GPU_TRACE) -> tuple[str | None, bool]:
+    """With CUDA, chapter 4's timeline trace recorded on this GPU into ``out`` (a file to
+    commit): (what happened, whether it worked); (None, True) without CUDA."""
+    if not torch.cuda.is_available():
+        return None, True
+    # A fresh process: the profiler starts on a clean CUDA context, not the lesson's.
+    done = subprocess.run([sys.executable, str(RECORDER), str(out)], capture_output=True,
+                          text=True, timeout=600)  # fmt: skip
+    if done.returncode != 0:
+        return f"GPU TRACE FAILED: {done.stderr[-2000:]}", False
+    return (f"GPU trace: {done.stdout.strip()}; commit {out.relative_to(ROOT)}, then "
+            f"re-execute {LESSON.relative_to(ROOT)}"), True
+
+
+# --- 4. the verdict ---------------------------------------------------------------------
 
 
 def describe_device(path: str) -> str:
@@ -246,18 +273,20 @@ def describe_device(path: str) -> str:
     return "cpu (no GPU)" if path == "cpu" else path
 
 
-def summary(lesson: dict, hidden: dict) -> tuple[str, bool]:
+def summary(lesson: dict, hidden: dict, traced: bool = True) -> tuple[str, bool]:
     gpu = (f"GPU-only {len(hidden['gpu_passed'])}/{len(hidden['gpu_expected'])} passed"
            if torch.cuda.is_available() else "GPU-only checks skipped: no CUDA")
     ok = not lesson["problems"] and not hidden["failures"] and \
         hidden["passed"] == hidden["total"] > 0
     if torch.cuda.is_available():
-        ok = ok and hidden["gpu_passed"] == hidden["gpu_expected"]
+        ok = ok and hidden["gpu_passed"] == hidden["gpu_expected"] and traced
+    trace = ("GPU trace written" if traced else "GPU trace FAILED") \
+        if torch.cuda.is_available() else "no GPU trace: no CUDA"
     line = (f"GPU verify: device={describe_device(lesson['path'])} "
             f"lesson {lesson['matched']}/{lesson['checked']} checked cells match "
             f"({lesson['unchecked']} unchecked ran, {lesson['path_only']} CPU-path-only ran), "
             f"hidden checks "
-            f"{hidden['passed']}/{hidden['total']} passed ({hidden['mode']}; {gpu}); "
+            f"{hidden['passed']}/{hidden['total']} passed ({hidden['mode']}; {gpu}); {trace}; "
             f"torch {torch.__version__}: {'OK' if ok else 'FAILED'}")
     return line, ok
 
@@ -275,7 +304,10 @@ def main(argv=None) -> int:
     hidden = check_hidden(options.allow_local)
     for failure in hidden["failures"]:
         print(f"HIDDEN CHECK FAILED: {failure}")
-    line, ok = summary(lesson, hidden)
+    trace, traced = record_gpu_trace()
+    if trace:
+        print(trace)
+    line, ok = summary(lesson, hidden, traced)
     print(line)
     return 0 if ok else 1
 

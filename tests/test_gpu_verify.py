@@ -120,3 +120,9 @@ def test_the_sanitizer_replaces_measured_numbers_and_never_a_claim(gpu_verify):
                     assert clean == line, (lesson.name, line)
                 for claim in ("True", "False"):
                     assert clean.count(claim) == line.count(claim), (lesson.name, line)
+
+
+def test_without_cuda_no_gpu_trace_is_recorded(gpu_verify, tmp_path, monkeypatch):
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    assert gpu_verify.record_gpu_trace(tmp_path / "gpu_trace.json") == (None, True)
+    assert not (tmp_path / "gpu_trace.json").exists()
