@@ -150,6 +150,11 @@ def test_a_gpu_shaped_trace_fills_the_device_and_copy_lanes():
     assert set(LANE_OF.values()) == set(LANES)
 
 
+def test_the_figure_shows_as_a_picture_in_jupyter_without_pyplot():
+    fig = profiler_timeline(TRACES / "cpu_trace.json")
+    assert fig._repr_png_().startswith(b"\x89PNG\r\n\x1a\n")  # what IPython displays
+
+
 def test_the_cpu_figure_says_cpu_trace_and_the_gpu_one_does_not():
     cpu = _texts(profiler_timeline(TRACES / "cpu_trace.json"))
     assert "CPU trace: no device lane" in cpu and "recorded on cpu, torch 2.13.0" in cpu
