@@ -35,7 +35,7 @@ def sections(lesson: dict) -> dict[str, str]:
     for cell in lesson["cells"]:
         heading = _HEADING.search(_text(cell)) if cell["cell_type"] == "markdown" else None
         if heading:
-            found[cell["id"]] = heading[1].replace("`", "").strip()
+            found[cell["id"]] = heading[1].strip()
     return found
 
 
