@@ -119,4 +119,11 @@ MUTANTS = [
           "from grader.judge._plugin import Grading\n"),),
         ("tests/test_reachable.py::test_in_its_memory_is_only_the_machinery_it_runs_on",),
     ),
+    Mutant(
+        "a task's Read-first line, once written, keeps its titles when a section is renamed",
+        "grader/_read_first.py",
+        (('    return _LINE.sub("", text.rstrip("\\n")) + "\\n\\n" + line',
+          '    return text if "**Read first:**" in text else text + "\\n\\n" + line  # MUTANT'),),
+        ("tests/test_consistency.py::test_a_section_renamed_or_gone_is_caught",),
+    ),
 ]
