@@ -7,7 +7,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 ASSIGNMENT ?=
 
-.PHONY: setup lab test lint mutants bench release grade demo validate export new-exercise student-edition clean-instructor
+.PHONY: setup lab test lint mutants bench release grade demo validate export new-exercise student-edition translations clean-instructor
 
 # The first set-up takes minutes, with progress shown. uv installs the same pins as pip
 # (an identical pip freeze) in less time: measured on a fresh 2-core machine, 176 s with pip,
@@ -59,6 +59,13 @@ bench: setup
 
 release: setup
 	$(PY) -m grader.cli release
+
+# The course in other languages (course/zh-CN/, grader/translation): each catalogue refreshed
+# from its English lesson, then each lesson whose catalogue is complete written and run (one
+# at a time, under /tmp/lesson-exec.lock); fails while a catalogue has entries to translate.
+translations: setup
+	$(PY) -m grader.translation update
+	$(PY) -m grader.translation build
 
 grade: setup
 	$(PY) -m grader.cli grade $(ASSIGNMENT)
