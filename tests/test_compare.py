@@ -38,12 +38,16 @@ from grader.checks import (
 from grader.checks import shape_ops_broadcasting as shapes
 from grader.checks._local import LocalFunction
 from grader.checks._registry import Mismatch
-from grader.checks.autograd import _oracle as autograd_oracle
 from grader.checks.creating_tensors import _oracle as creating_tensors_oracle
-from grader.checks.devices._oracle import torch_causal_mask, torch_pack
+from grader.checks.devices._oracle import torch_causal_mask
 from grader.checks.pitfalls import _examples as pitfalls_examples
 from grader.checks.pitfalls import _oracle as pitfalls_oracle
 from grader.checks.shape_ops_broadcasting import _oracle as shapes_oracle
+from grader.hidden.oracles import autograd as autograd_oracle
+from grader.hidden.oracles import creating_tensors as seeded_oracle
+from grader.hidden.oracles import pitfalls as repaired_oracle
+from grader.hidden.oracles import shape_ops_broadcasting as puzzles_oracle
+from grader.hidden.oracles.devices import torch_pack
 from grader.hidden.strategies import shared as gs
 
 NUMBERS = st.floats(allow_nan=True, allow_infinity=True)
@@ -449,16 +453,16 @@ CHECKS = [  # (public check, example, torch's answer for it), for tensor-returni
     *[(devices.compare_causal_mask, ex, lambda s: torch_causal_mask(s).to(s.device))
       for ex in devices.causal_mask_examples()],
     *_pitfall_cases(pitfalls.compare_flatten_scores, pitfalls_examples.image_examples,
-                    pitfalls_oracle.torch_flatten_scores),
+                    repaired_oracle.torch_flatten_scores),
     *_pitfall_cases(pitfalls.compare_masked_mean, pitfalls_examples.masked_examples,
-                    pitfalls_oracle.torch_masked_mean),
+                    repaired_oracle.torch_masked_mean),
     *_pitfall_cases(pitfalls.compare_bce_loss, pitfalls_examples.bce_examples,
                     pitfalls_oracle.torch_bce_loss),
     *[(shapes.compare_unbroadcast, ex, shapes_oracle.torch_unbroadcast)
       for ex in shapes._unbroadcast_examples()],
     *[(shapes.compare_stable_softmax, ex, shapes_oracle.torch_softmax)
       for ex in shapes._stable_softmax_examples()],
-    *[(shapes.compare_last_tokens, ex, shapes_oracle.torch_last_tokens)
+    *[(shapes.compare_last_tokens, ex, puzzles_oracle.torch_last_tokens)
       for ex in shapes._last_tokens_examples()],
 ]
 
@@ -530,7 +534,7 @@ def test_diagonal_view_refuses_a_lying_view_and_a_meta_one_and_takes_a_subclass_
 
 def test_seeded_init_and_train_only_refuse_a_lying_subclass():
     shapes, seed, dtype = [(2, 3), (3,)], 0, torch.float32
-    truth = creating_tensors_oracle.torch_seeded_init(shapes, seed, dtype)
+    truth = seeded_oracle.torch_seeded_init(shapes, seed, dtype)
     fake = [liar(torch.zeros_like(truth[0]), truth[0]), truth[1]]
     assert not accepted(creating_tensors.compare_seeded_init,
                         LocalFunction(lambda *a: fake), shapes, seed, dtype)

@@ -18,6 +18,12 @@ from ..._compare import (
     scalar_close,
 )
 from ...givens.autograd import build_model
+from ...hidden.oracles.autograd import (
+    torch_graph_summary,
+    torch_running_mean_facts,
+    torch_running_means,
+    torch_train_only,
+)
 from .._registry import Mismatch, public_check
 from ..storage_strides._harnesses import torch_calls_harness
 from ._examples import (
@@ -39,11 +45,7 @@ from ._oracle import (
     describe_spec,
     torch_backprop,
     torch_full_batch_grad,
-    torch_graph_summary,
     torch_logsumexp,
-    torch_running_mean_facts,
-    torch_running_means,
-    torch_train_only,
 )
 
 __all__ = [

@@ -1,25 +1,20 @@
 """Torch as the oracle for chapter 5 (autograd), and readable reports.
 
-Every truth is computed here, on the judge's side: the graph torch builds for
-a recipe (walked by ``reference_graph_summary``), ``torch.logsumexp`` and its
-gradient, the full-batch gradient, the running means, and a model trained by
-torch's own SGD with exactly the chosen parameters.
+Truths that are a torch call (or a few): ``torch.logsumexp`` and its gradient,
+the full-batch gradient by torch's own losses, ``torch.autograd.grad`` over a
+backprop graph. The truths of graph_summary, running_mean_losses and
+train_only are the exercises themselves (a walk of the graph, the running
+means, the training loop): they live on the judge's side only
+(``grader.hidden.oracles.autograd``), and the public checks compare with the
+answers stored for their examples at release (``grader.checks._public_examples``).
 """
 
 import torch
 from torch import nn
 
-from ...givens.autograd import LR, MOMENTUM, WEIGHT_DECAY, build_model
-from ._harnesses import graph_harness, running_mean_harness
-
 __all__ = [
-    "reference_graph_summary",
-    "torch_graph_summary",
     "torch_logsumexp",
     "torch_full_batch_grad",
-    "torch_running_means",
-    "torch_running_mean_facts",
-    "torch_train_only",
     "torch_backprop",
     "describe_recipe",
     "describe_spec",
@@ -27,29 +22,6 @@ __all__ = [
 
 
 # --- 1. graph_summary ---------------------------------------------------------------
-
-
-def reference_graph_summary(output: torch.Tensor):
-    """Leaf shapes and op names of ``output``'s graph, depth first, each node once."""
-    if output.grad_fn is None:
-        return ([tuple(output.shape)], []) if output.requires_grad else ([], [])
-    leaves, ops, seen, stack = [], [], set(), [output.grad_fn]
-    while stack:
-        node = stack.pop()
-        if node is None or id(node) in seen:
-            continue
-        seen.add(id(node))  # every node stays alive with the graph: ids are unique
-        if type(node).__name__ == "AccumulateGrad":
-            leaves.append(tuple(node.variable.shape))
-            continue
-        ops.append(type(node).__name__)
-        stack.extend(child for child, _ in reversed(node.next_functions))
-    return leaves, ops
-
-
-def torch_graph_summary(recipe):
-    """The truth for a recipe: the judge builds the graph itself and walks it."""
-    return graph_harness(reference_graph_summary, recipe)
 
 
 def describe_recipe(recipe) -> str:
@@ -90,37 +62,7 @@ def torch_full_batch_grad(kind: str, w, x, y) -> torch.Tensor:
     return grad
 
 
-# --- 4. running_mean_losses ---------------------------------------------------------
-
-
-def torch_running_means(losses) -> list[float]:
-    """The mean of the first i + 1 losses, for each i, computed in float64."""
-    values = torch.stack([loss.detach().double() for loss in losses])
-    counts = torch.arange(1, len(losses) + 1, dtype=torch.float64)
-    return (values.cumsum(0) / counts).tolist()
-
-
-def torch_running_mean_facts(recipe):
-    """What ``running_mean_harness`` reports for an answer that is right."""
-    return running_mean_harness(torch_running_means, recipe)
-
-
 # --- 5. train_only ------------------------------------------------------------------
-
-
-def torch_train_only(spec, seed, trainable, x, y, steps) -> dict[str, torch.Tensor]:
-    """Parameters after ``steps`` SGD steps that update exactly the ``trainable`` ones."""
-    model = build_model(spec, seed)
-    chosen = [p for name, p in model.named_parameters() if name in trainable]
-    for name, p in model.named_parameters():
-        p.requires_grad_(name in trainable)
-    if chosen:
-        optimizer = torch.optim.SGD(chosen, lr=LR, momentum=MOMENTUM, weight_decay=WEIGHT_DECAY)
-        for _ in range(steps):
-            optimizer.zero_grad()
-            nn.functional.mse_loss(model(x), y).backward()
-            optimizer.step()
-    return {name: p.detach() for name, p in model.named_parameters()}
 
 
 def describe_spec(spec) -> str:

@@ -12,6 +12,7 @@ import torch
 from ..._compare import expect_tensor, shares_storage
 from ..._errors import StudentRaised
 from ...givens.creating_tensors import EXPRESSIONS, as_numpy
+from ...hidden.oracles.creating_tensors import torch_seeded_init
 from .._digests import factory_items, is_right
 from .._registry import Mismatch, public_check
 from ._oracle import (
@@ -20,7 +21,6 @@ from ._oracle import (
     torch_coo_to_dense,
     torch_from_numpy_shares,
     torch_infer_dtype,
-    torch_seeded_init,
 )
 
 __all__ = [

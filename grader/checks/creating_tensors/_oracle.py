@@ -1,9 +1,11 @@
 """Torch as the oracle for chapter 2 (creating tensors), and readable reports.
 
-Every truth here is computed by torch itself, on the judge's side: what
-``torch.tensor`` infers or raises, what a factory expression makes, whether
-``torch.from_numpy`` accepts an array without a warning, what a seeded
-generator draws, what a sparse COO tensor stands for.
+Every truth here is computed by torch itself: what ``torch.tensor`` infers or
+raises, whether ``torch.from_numpy`` accepts an array without a warning, what a
+sparse COO tensor stands for. What a seeded generator draws for seeded_init is
+the exercise itself: it lives on the judge's side only
+(``grader.hidden.oracles.creating_tensors``); a factory expression's result is
+a finite answer (``grader.checks._finite_answers``).
 """
 
 import warnings
@@ -16,7 +18,6 @@ from ..._compare import describe_tensor
 __all__ = [
     "torch_infer_dtype",
     "torch_from_numpy_shares",
-    "torch_seeded_init",
     "torch_coo_to_dense",
     "describe_array",
     "describe_input",
@@ -44,12 +45,6 @@ def torch_from_numpy_shares(array: np.ndarray) -> bool:
         except (ValueError, TypeError):
             return False
     return bool(array.flags.writeable)
-
-
-def torch_seeded_init(shapes, seed: int, dtype: torch.dtype) -> list[torch.Tensor]:
-    """One private generator, one ``randn`` per shape, in order, drawn in ``dtype``."""
-    generator = torch.Generator().manual_seed(seed)
-    return [torch.randn(shape, dtype=dtype, generator=generator) for shape in shapes]
 
 
 def torch_coo_to_dense(indices, values, size) -> torch.Tensor:

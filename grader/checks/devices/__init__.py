@@ -21,6 +21,7 @@ from ..._compare import (
     shares_storage,
 )
 from ...givens.devices import ALIGN
+from ...hidden.oracles.devices import torch_pack
 from .._registry import Mismatch, public_check
 from ._examples import (
     causal_mask_examples,
@@ -38,7 +39,6 @@ from ._oracle import (
     on_cuda,
     timing_problem,
     torch_causal_mask,
-    torch_pack,
 )
 
 __all__ = [

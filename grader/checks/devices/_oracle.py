@@ -1,14 +1,15 @@
 """Torch as the oracle for chapter 4 (devices), and readable reports.
 
-Truths computed on the judge's side: what ``.to`` makes of each tensor of a
-batch, the causal mask, the byte layout of a packed buffer; and the rules a
-timing function must follow, checked against the events its harness recorded.
+Truths computed by torch: what ``.to`` makes of each tensor of a batch, the
+causal mask; and the rules a timing function must follow, checked against the
+events its harness recorded. The byte layout of a packed buffer is the pack
+exercise itself: it lives on the judge's side only
+(``grader.hidden.oracles.devices``).
 """
 
 import torch
 
 from ..._compare import as_plain, expect_tensor, is_tensor, shares_storage
-from ...givens.devices import ALIGN
 from .._registry import Mismatch
 from ._harnesses import cuda_call_harness
 
@@ -21,10 +22,6 @@ __all__ = [
     "expect_moved",
     "torch_causal_mask",
     "timing_problem",
-    "slot_bytes",
-    "torch_pack_meta",
-    "torch_pack",
-    "torch_unpack",
 ]
 
 
@@ -187,40 +184,3 @@ def timing_problem(events: list[str], device: torch.device, repeats: int) -> str
         return (f"reads {other[0].removeprefix('clock:')}(); use time.perf_counter(), the "
                 f"wall clock of highest resolution, which also counts waiting for the device")
     return _sync_problem(events, device) or _order_problem(events, device, repeats)
-
-
-# --- pack / unpack --------------------------------------------------------------------
-
-
-def slot_bytes(nbytes: int) -> int:
-    """A tensor's slot in a packed buffer: its bytes, padded up to a multiple of ALIGN."""
-    return -(-nbytes // ALIGN) * ALIGN
-
-
-def torch_pack_meta(tensors) -> list[tuple]:
-    """``(dtype, shape, byte offset)`` per tensor; computed without reading any data."""
-    meta, offset = [], 0
-    for t in tensors:
-        meta.append((t.dtype, tuple(t.shape), offset))
-        offset += slot_bytes(t.numel() * t.element_size())
-    return meta
-
-
-def torch_pack(tensors) -> tuple[torch.Tensor, list[tuple]]:
-    """The packed buffer (on the tensors' device) and its meta, element by element."""
-    meta = torch_pack_meta(tensors)
-    size = meta[-1][2] + slot_bytes(tensors[-1].numel() * tensors[-1].element_size())
-    buffer = torch.zeros(size, dtype=torch.uint8, device=tensors[0].device)
-    for t, (_, _, offset) in zip(tensors, meta):
-        data = t.detach().contiguous().reshape(-1).view(torch.uint8)
-        buffer[offset:offset + data.numel()] = data
-    return buffer, meta
-
-
-def torch_unpack(buffer: torch.Tensor, meta) -> list[torch.Tensor]:
-    """Views of ``buffer``, one per ``(dtype, shape, offset)``."""
-    views = []
-    for dtype, shape, offset in meta:
-        nbytes = torch.Size(shape).numel() * dtype.itemsize
-        views.append(buffer[offset:offset + nbytes].view(dtype).view(shape))
-    return views

@@ -13,6 +13,12 @@ import torch
 
 from ..._compare import as_plain, describe_tensor, expect_float, expect_tensor, is_tensor, tolerance
 from ...givens.pitfalls import CLAIMS, GROUPS, WARM_UP
+from ...hidden.oracles.pitfalls import (
+    torch_flatten_scores,
+    torch_linear_on_pixels,
+    torch_masked_mean,
+    torch_swish_grads,
+)
 from .._digests import is_right
 from .._registry import Mismatch, public_check
 from ._examples import (
@@ -24,14 +30,7 @@ from ._examples import (
     swish_examples,
 )
 from ._harnesses import swish_harness, training_harness
-from ._oracle import (
-    torch_bce_loss,
-    torch_flatten_scores,
-    torch_linear_on_pixels,
-    torch_masked_mean,
-    torch_swish_grads,
-    torch_train_epoch,
-)
+from ._oracle import torch_bce_loss, torch_train_epoch
 
 __all__ = [
     "compare_flatten_scores",

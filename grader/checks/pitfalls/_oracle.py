@@ -1,45 +1,20 @@
-"""Torch as the oracle for chapter 6 (pitfalls), and readable reports.
+"""Torch as the oracle for chapter 6 (pitfalls).
 
-Every truth here is computed by torch itself, on the judge's side, with the
-repaired code written out once: scores of flattened images, a masked mean on
-the inputs' own device and dtype, a linear layer on centred pixels, the
-gradients of a swish layer, an epoch of plain SGD, and torch's own binary
-cross-entropy (which clamps its logs at -100).
+An epoch of plain SGD, and torch's own binary cross-entropy (which clamps its
+logs at -100). The repaired snippets of flatten_scores, masked_mean,
+linear_on_pixels and swish_grads are the exercises themselves: they live on
+the judge's side only (``grader.hidden.oracles.pitfalls``), and the public
+checks compare with the answers stored for their examples at release
+(``grader.checks._public_examples``).
 """
 
 import torch
 import torch.nn.functional as F
 
 __all__ = [
-    "torch_flatten_scores",
-    "torch_masked_mean",
-    "torch_linear_on_pixels",
-    "torch_swish_grads",
     "torch_train_epoch",
     "torch_bce_loss",
 ]
-
-
-def torch_flatten_scores(images: torch.Tensor, weight: torch.Tensor) -> torch.Tensor:
-    return (images.reshape(images.shape[0], -1) @ weight).squeeze(1)
-
-
-def torch_masked_mean(x: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
-    steps = torch.arange(x.shape[1], device=x.device)
-    mask = (steps < lengths[:, None]).to(x.dtype)
-    return (x * mask[..., None]).sum(1) / lengths[:, None]
-
-
-def torch_linear_on_pixels(pixels, weight, bias) -> torch.Tensor:
-    return F.linear(pixels.to(weight.dtype) - 128, weight, bias)
-
-
-def torch_swish_grads(x: torch.Tensor, w: torch.Tensor):
-    """``(loss, grad of x, grad of w)`` for ``sum(silu(relu(x @ w)))``."""
-    x, w = x.detach().requires_grad_(True), w.detach().requires_grad_(True)
-    loss = F.silu(torch.relu(x @ w)).sum()
-    grad_x, grad_w = torch.autograd.grad(loss, (x, w))
-    return loss.detach(), grad_x, grad_w
 
 
 def torch_train_epoch(w: torch.Tensor, batches, lr: float):

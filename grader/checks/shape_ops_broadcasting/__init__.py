@@ -14,6 +14,7 @@ Four exercises are puzzles with rules (no loops, only listed functions):
 import torch
 
 from ..._compare import as_plain, first_difference, is_tensor, shares_storage
+from ...hidden.oracles.shape_ops_broadcasting import torch_last_tokens, torch_source_index
 from .._registry import RAISED_LIKE_TORCH, Mismatch, public_check, result_unless_torch_raises
 from ._oracle import (
     describe_tensor,
@@ -23,10 +24,8 @@ from ._oracle import (
     torch_add_at,
     torch_batched_matmul,
     torch_broadcast_shape,
-    torch_last_tokens,
     torch_one_hot,
     torch_softmax,
-    torch_source_index,
     torch_unbroadcast,
     whole_storage,
 )

@@ -1,11 +1,11 @@
 """Torch as the oracle for chapter 3 (shape operations and broadcasting), and readable reports.
 
-Every truth here is computed by torch itself; nothing is hard-coded. The
+Every truth here is a torch call; nothing is hard-coded. The truths of
+last_tokens and source_index are the puzzles' own tricks: they live on the
+judge's side only (``grader.hidden.oracles.shape_ops_broadcasting``). The
 ``describe_*`` helpers turn inputs and results into the text of a
 counterexample; the ``expect_*`` helpers raise ``Mismatch`` with it.
 """
-
-import math
 
 import torch
 import torch.nn.functional as F
@@ -15,12 +15,10 @@ from ..._compare import describe_tensor, expect_ints
 
 __all__ = [
     "torch_broadcast_shape",
-    "torch_source_index",
     "torch_unbroadcast",
     "torch_batched_matmul",
     "torch_softmax",
     "torch_one_hot",
-    "torch_last_tokens",
     "whole_storage",
     "torch_add_at",
     "tolerance",
@@ -36,17 +34,6 @@ def torch_broadcast_shape(shapes) -> tuple[int, ...] | None:
         return tuple(torch.broadcast_shapes(*shapes))
     except RuntimeError:
         return None
-
-
-def torch_source_index(out_index, in_shape, out_shape) -> tuple[int, ...]:
-    """The index into the input that ``input.expand(out_shape)[out_index]`` reads.
-
-    The input holds 0, 1, 2, ... in row-major order, so the value read names
-    the input element; unravelling it gives that element's index.
-    """
-    source = torch.arange(math.prod(in_shape)).reshape(in_shape)
-    flat = source.expand(out_shape)[tuple(out_index)].item()
-    return tuple(int(i) for i in torch.unravel_index(torch.tensor(flat), tuple(in_shape)))
 
 
 def torch_unbroadcast(grad: torch.Tensor, shape) -> torch.Tensor:
@@ -66,10 +53,6 @@ def torch_softmax(x: torch.Tensor, dim: int) -> torch.Tensor:
 
 def torch_one_hot(labels: torch.Tensor, num_classes: int) -> torch.Tensor:
     return F.one_hot(labels, num_classes)
-
-
-def torch_last_tokens(x: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
-    return x[torch.arange(x.shape[0]), lengths - 1]
 
 
 def whole_storage(t: torch.Tensor) -> torch.Tensor:
