@@ -85,3 +85,10 @@ def test_a_lesson_without_a_core_or_with_an_unmarked_section_is_caught():
     assert len(lesson_path_problems(_lesson(outputs=()))) == 5
     assert lesson_path_problems(_lesson(heading="2.")) == [
         "section not marked as a deep dive: 2. 2 · Views"]
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.stem)
+def test_a_lesson_stores_no_execution_timestamps(lesson):
+    """A re-run changes only what it measured: timestamps would make every run a diff."""
+    cells = json.loads(lesson.read_text(encoding="utf-8"))["cells"]
+    assert [c.get("id") for c in cells if "execution" in c.get("metadata", {})] == []
