@@ -1,0 +1,93 @@
+"""anatomy_widgets._language: which language a kernel speaks, and how it finds its words.
+
+Does the setting win over the folder, does a ``zh-CN`` folder (or one above) mean
+Chinese, does unknown text fall back to English, is a fuzzy entry left unused, and does
+the runtime's small ``.po`` reader read what babel (the catalogues' writer) reads?
+"""
+
+import io
+import os
+
+import pytest
+from babel.messages.pofile import read_po as babel_read_po
+from conftest import ROOT
+
+from anatomy_widgets import _language
+from anatomy_widgets._language import ENVIRONMENT, language, read_po, translate
+
+CATALOGUES = sorted((ROOT / "course").glob("*/po/*.po")) + \
+    sorted((ROOT / "anatomy_widgets" / "locale").glob("*.po"))
+
+
+@pytest.fixture
+def folder(tmp_path, monkeypatch):
+    """Run in a folder of ``tmp_path`` (the kernel's working directory), no setting."""
+    monkeypatch.delenv(ENVIRONMENT, raising=False)
+
+    def enter(*parts: str):
+        path = tmp_path.joinpath(*parts)
+        path.mkdir(parents=True, exist_ok=True)
+        monkeypatch.chdir(path)
+        return path
+
+    return enter
+
+
+def test_the_languages_are_english_and_each_runtime_catalogue():
+    assert _language.languages() == ("en", "zh-CN")
+
+
+@pytest.mark.parametrize("parts, spoken", [
+    (("course",), "en"),
+    (("course", "zh-CN"), "zh-CN"),
+    (("exercises", "zh-CN", "01_storage_strides"), "zh-CN"),   # a parent counts too
+    (("course", "zh"), "en"),
+])
+def test_the_folder_a_kernel_runs_in_names_its_language(folder, parts, spoken):
+    folder(*parts)
+    assert language() == spoken
+
+
+@pytest.mark.parametrize("setting, spoken", [("zh-CN", "zh-CN"), ("zh_cn", "zh-CN"),
+                                             ("en", "en"), ("klingon", "en")])
+def test_the_setting_wins_over_the_folder(folder, monkeypatch, setting, spoken):
+    folder("course", "zh-CN")
+    monkeypatch.setenv(ENVIRONMENT, setting)
+    assert language() == spoken
+
+
+def test_a_deleted_working_directory_is_english(folder):
+    gone = folder("zh-CN", "gone")
+    os.rmdir(gone)
+    assert language() == "en"
+
+
+def test_unknown_text_is_english_and_english_is_itself(folder):
+    folder("course", "zh-CN")
+    assert translate("no catalogue has this", "memory") == "no catalogue has this"
+    assert translate("no catalogue has this", _language.SAY) == "no catalogue has this"
+    assert translate("anything", "memory", "en") == "anything"
+
+
+def test_a_fuzzy_or_empty_entry_is_not_used(monkeypatch):
+    text = ('msgid ""\nmsgstr ""\n"Language: zh_CN\\n"\n\n'
+            'msgctxt "c"\nmsgid "ok"\nmsgstr "好"\n\n'
+            '#, fuzzy\nmsgctxt "c"\nmsgid "changed"\nmsgstr "旧的"\n\n'
+            'msgctxt "c"\nmsgid "new"\nmsgstr ""\n\n'
+            '#~ msgctxt "c"\n#~ msgid "gone"\n#~ msgstr "没了"\n')
+    assert read_po(text) == [("c", "ok", "好", False), ("c", "changed", "旧的", True),
+                             ("c", "new", "", False)]
+    monkeypatch.setattr(_language, "_read", lambda path: read_po(text))
+    _language._runtime.cache_clear()
+    try:
+        assert [translate(s, "c", "zh-CN") for s in ("ok", "changed", "new", "gone")] == \
+            ["好", "changed", "new", "gone"]
+    finally:
+        _language._runtime.cache_clear()
+
+
+@pytest.mark.parametrize("path", CATALOGUES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_the_runtime_reads_each_catalogue_as_babel_does(path):
+    text = path.read_text(encoding="utf-8")
+    babel = babel_read_po(io.StringIO(text))
+    assert read_po(text) == [(m.context, m.id, m.string, m.fuzzy) for m in babel if m.id]
