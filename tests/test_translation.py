@@ -16,7 +16,7 @@ import pytest
 from conftest import COURSE, ROOT
 
 from grader import _navigation, translation
-from grader.translation import _build, _glossary, _layout, _merge, _pofile
+from grader.translation import _build, _catalogue, _glossary, _layout, _merge, _pofile
 from grader.translation._catalogue import problems, translations
 
 LANGUAGES = translation.languages(COURSE)
@@ -236,3 +236,94 @@ def test_nbval_collects_the_translated_lessons():
         cwd=ROOT, capture_output=True, text=True, check=True).stdout
     for language, lesson in CATALOGUED:
         assert f"course/{language}/{lesson.name}::Cell 0" in listed
+
+
+# -- printed templates: say("...") in code cells ------------------------------------------
+
+def _code_cell(cell_id: str, text: str) -> dict:
+    return {"cell_type": "code", "id": cell_id, "metadata": {}, "outputs": [],
+            "execution_count": None, "source": text.splitlines(keepends=True)}
+
+
+def _speaking() -> dict:
+    """A lesson whose code prints two templates, one chosen by its result."""
+    return {"cells": [
+        {"cell_type": "markdown", "id": "intro", "metadata": {}, "source": ["# A lesson"]},
+        _code_cell("timing", "%timeit -n1 pass\nfrom anatomy_widgets import say\n"
+                             "say('took {ms:.1f} ms', ms=1.5)\n"
+                             "anatomy_widgets.say('fast' if ms < 2 else 'slow')\n"),
+        _code_cell("verdict", "say(\"NOTE: {ran}; \"\n    \"{measured}\", ran=a, measured=b)\n"
+                              "x = words('kept: {kept}', kept=True)\nsay('fast')\n"),
+    ], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+
+
+def _translated_catalogue(nb: dict):
+    catalog = _merge.merged(nb, _pofile.new("zh-CN", "x"))
+    chinese = {"# A lesson": "# 一课", "took {ms:.1f} ms": "用时 {ms:.1f} 毫秒",
+               "NOTE: {ran}; {measured}": "注：{ran}；{measured}", "kept: {kept}": "保留：{kept}",
+               "fast": "快"}
+    for message in catalog:
+        if message.id:
+            message.string = chinese[message.id]
+    return _pofile.loads(_pofile.dumps(catalog))
+
+
+def test_the_templates_of_say_and_words_are_extracted_in_notebook_order():
+    nb = _speaking()
+    assert _catalogue.printed(nb) == [
+        ("timing:say", "took {ms:.1f} ms"), ("verdict:say", "NOTE: {ran}; {measured}"),
+        ("verdict:say", "kept: {kept}"), ("verdict:say", "fast")]
+    assert _catalogue.unliteral(nb) == ["timing"]  # say('fast' if ... else 'slow')
+    catalog = _translated_catalogue(nb)
+    assert [(m.context, m.id) for m in catalog if m.id] == [("intro", "# A lesson"),
+                                                            *_catalogue.printed(nb)]
+    assert "python-brace-format" in _catalogue.said(catalog)["timing:say", "took {ms:.1f} ms"].flags
+    assert not problems(nb, catalog)
+
+
+def test_each_problem_of_a_printed_template_is_caught():
+    nb = _speaking()
+    catalog = _translated_catalogue(nb)
+    spoken = _catalogue.said(catalog)
+    spoken["timing:say", "took {ms:.1f} ms"].string = "用时 {ms} 毫秒"           # a field changed
+    spoken["verdict:say", "kept: {kept}"].flags.add("fuzzy")
+    _cell(nb, "verdict")["source"] = ["say('NOTE: {ran}; {measured}')\nwords('kept: {kept}')\n",
+                                      "say('a new line')\n"]
+    assert problems(nb, catalog) == translation.Problems(
+        missing=("verdict:say 'a new line'",), stale=("verdict:say 'kept: {kept}'",),
+        orphan=("verdict:say 'fast'",), broken=("timing:say 'took {ms:.1f} ms'",))
+
+
+def test_update_gives_a_changed_template_its_old_translation_fuzzy():
+    nb = _speaking()
+    catalog = _translated_catalogue(nb)
+    _cell(nb, "timing")["source"] = ["say('took {ms:.2f} ms', ms=1.5)\n"]
+    _cell(nb, "verdict")["source"] = ["say('NOTE: {ran}; {measured}')\nsay('unlike anything')\n"]
+    fresh = _pofile.loads(_pofile.dumps(_merge.merged(nb, catalog)))  # through the file
+    spoken = _catalogue.said(fresh)
+    changed = spoken["timing:say", "took {ms:.2f} ms"]
+    assert changed.fuzzy and changed.string == "用时 {ms:.1f} 毫秒"
+    assert changed.previous_id == ["took {ms:.1f} ms"]
+    assert spoken["verdict:say", "unlike anything"].string == ""
+    assert spoken["verdict:say", "NOTE: {ran}; {measured}"].string == "注：{ran}；{measured}"
+    assert sorted(m.id for m in fresh.obsolete.values()) == ["fast", "kept: {kept}"]
+    assert _every_translation(fresh) >= _every_translation(catalog)
+
+
+def test_every_lesson_prints_literal_templates_only():
+    for lesson in _layout.lessons(COURSE):
+        assert _catalogue.unliteral(_build.load(lesson)) == [], lesson.name
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_kernel_finds_each_template_of_the_catalogues(language):
+    """What ``say`` prints in a translated lesson is its catalogue's entry: the runtime reads
+    the same files (nothing compiled to drift), and a template has one translation."""
+    from anatomy_widgets._language import SAY, translate
+
+    seen = {}
+    for catalog in translation.catalogues(COURSE, language).values():
+        for (_, template), entry in _catalogue.said(catalog).items():
+            if entry.string and not entry.fuzzy:
+                assert seen.setdefault(template, entry.string) == entry.string, template
+                assert translate(template, SAY, language) == entry.string

@@ -16,29 +16,26 @@ missing, stale (fuzzy, or translating other English) or orphaned
 (``_catalogue.problems``); ``tests/test_translation.py`` fails otherwise, and
 nbval re-proves the generated lessons with the English ones.
 
-Code cells are the English ones, so what they print is English. Printed
-conclusions (chapter 4's NOTE lines, chapter 6's verdicts) are to be
-translated through the same catalogues, a design for when a lesson needs it:
+Code cells are the English ones, so what they print is English but for their
+printed conclusions (chapter 4's NOTE lines, chapter 6's verdicts):
 
-* a lesson prints such a line with ``anatomy_widgets.say(template, **values)``,
-  which prints ``template.format(**values)`` with the template translated:
-  the widgets package, because the student edition ships it and lessons
-  already import from it;
-* its language is ``$TENSOR_ANATOMY_LANG`` if set, else the name of the
-  kernel's working directory (nbval, nbconvert and JupyterLab start a kernel in
-  its notebook's folder: ``course/zh-CN`` means Chinese), else English;
+* a lesson prints such a line with ``anatomy_widgets.say(template, **values)``
+  (or builds a piece of one with ``words``), which prints ``template.format(**values)``
+  with the template translated: the widgets package, because the student edition
+  ships it and lessons already import from it;
+* its language is ``$TENSOR_ANATOMY_LANG`` if set, else the kernel's working
+  directory's (nbval, nbconvert and JupyterLab start a kernel in its notebook's
+  folder: ``course/zh-CN`` means Chinese), else English (``anatomy_widgets._language``);
 * its translation is the entry with msgctxt ``<cell id>:say`` and msgid the
-  template (flagged python-brace-format, so translators' tools check the
-  ``{}`` fields) in ``po/*.po`` beside the notebook; ``_catalogue`` extracts
-  the templates from each code cell's ``say("...")`` calls (a literal first
-  argument), so they go stale and missing like Markdown; at run time the
-  template alone finds its entry, as the kernel does not know its cell id;
-* ``build`` already runs each generated lesson, so its stored outputs hold the
-  translated lines and nbval checks them.
-
-Chapter 1 prints no such line. Chapters 4 and 6 build theirs from values
-(``note(measured)``), so adopting ``say`` means rewriting those English
-cells first.
+  template (flagged python-brace-format; ``_catalogue`` calls one whose ``{fields}``
+  differ broken) in ``po/*.po`` beside the notebook; ``_catalogue`` extracts the
+  templates from each code cell's ``say("...")`` and ``words("...")`` calls (a literal
+  first argument), so they go stale and missing like Markdown, and ``_merge`` gives a
+  changed template the old one's translation, fuzzy, as msgmerge does; at run time the
+  template alone finds its entry (the kernel does not know its cell id), read from
+  the same ``.po`` files, so nothing compiled can drift from them;
+* ``build`` runs each generated lesson, so its stored outputs hold the translated
+  lines and nbval checks them.
 """
 
 from ._build import build, catalogues, complete, expected, skeleton, update

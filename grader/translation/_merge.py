@@ -7,12 +7,24 @@ translation says). A new cell gets an empty entry, or the translation of an
 entry with exactly its English whose cell is gone (a cell re-made under a new
 id). Any other translated entry whose cell is gone becomes obsolete (``#~``),
 kept for reuse; an obsolete entry whose cell comes back is active again.
+
+A printed template's entry (msgctxt ``<cell id>:say``) is keyed by its English, so a
+changed template is a new entry: it takes the translation of the most similar template
+that its cell no longer prints (msgmerge's fuzzy match), marked fuzzy with that
+template as previous msgid; else an exact template's settled translation from another
+cell; else it starts empty.
 """
+
+from difflib import SequenceMatcher
 
 from babel.messages.catalog import Catalog, Message
 
 from . import _pofile
-from ._catalogue import translatable
+from ._catalogue import is_said, printed, translatable, wanted
+
+# How alike two templates must be (difflib's ratio) for one's translation to start the
+# other's, fuzzy: about msgmerge's threshold; "took {ms} ms" and "took {s} s" are alike.
+SIMILAR = 0.6
 
 __all__ = ["merged"]
 
@@ -44,15 +56,14 @@ def _empty_like(catalog: Catalog) -> Catalog:
     return fresh
 
 
-def merged(nb: dict, catalog: Catalog) -> Catalog:
-    """``catalog`` with one entry per translatable cell of ``nb``, in notebook order."""
+def _markdown(nb: dict, every: list[Message], adopted: set) -> tuple[dict, list]:
+    """cell id → its entry now, for each Markdown cell; and the entries of no cell."""
     cells = translatable(nb)
-    every = [m for m in [*catalog.obsolete.values(), *catalog] if m.id]
     known = {m.context: m for m in every if m.context}  # an active entry wins over a #~ one
     # Every entry that translates no cell now, a #~ one shadowed by an active one too.
     gone = [m for m in every if m.context not in cells or known[m.context] is not m]
     donors = _donors(gone)
-    fresh, adopted = _empty_like(catalog), set()
+    entries = {}
     for cell_id, english in cells.items():
         if cell_id in known:
             entry = _changed(known[cell_id], english)
@@ -62,8 +73,59 @@ def merged(nb: dict, catalog: Catalog) -> Catalog:
             entry = _pofile.message(cell_id, english, donor.string, comments=donor.user_comments)
         else:
             entry = _pofile.message(cell_id, english)
+        entries[cell_id] = entry
+    return entries, gone
+
+
+def _closest(context: str, template: str, gone: list[Message], adopted: set) -> Message | None:
+    """The translated entry of ``context`` that prints no template now most like
+    ``template``, if one is alike enough."""
+    scored = [(SequenceMatcher(None, m.id, template).ratio(), -k, m) for k, m in enumerate(gone)
+              if m.context == context and m.string and id(m) not in adopted]
+    best = max(scored, key=lambda s: s[:2], default=None)
+    return best[2] if best and best[0] >= SIMILAR else None
+
+
+def _said(nb: dict, every: list[Message], adopted: set) -> tuple[dict, list]:
+    """(<cell id>:say, template) → its entry now, for each printed template; and the
+    entries of no template."""
+    lines = printed(nb)
+    known = {(m.context, m.id): m for m in every}  # an active entry wins over a #~ one
+    gone = [m for m in every
+            if (m.context, m.id) not in set(lines) or known[m.context, m.id] is not m]
+    donors = _donors(gone)
+    entries = {}
+    for context, template in lines:
+        if (context, template) in known:
+            entry = known[context, template]
+        elif (like := _closest(context, template, gone, adopted)) is not None:
+            adopted.add(id(like))
+            previous = like.previous_id[0] if like.fuzzy and like.previous_id else like.id
+            entry = _pofile.message(context, template, like.string, fuzzy=True,
+                                    previous=previous, comments=like.user_comments)
+        elif template in donors:
+            donor = donors[template]
+            adopted.add(id(donor))
+            entry = _pofile.message(context, template, donor.string,
+                                    comments=donor.user_comments)
+        else:
+            entry = _pofile.message(context, template)
+        entries[context, template] = entry
+    return entries, gone
+
+
+def merged(nb: dict, catalog: Catalog) -> Catalog:
+    """``catalog`` with one entry per translatable cell and printed template of ``nb``, in
+    notebook order."""
+    every = [m for m in [*catalog.obsolete.values(), *catalog] if m.id]
+    adopted = set()
+    markdown, gone = _markdown(nb, [m for m in every if not is_said(m)], adopted)
+    spoken, unsaid = _said(nb, [m for m in every if is_said(m)], adopted)
+    fresh = _empty_like(catalog)
+    for context, english in wanted(nb):
+        entry = spoken[context, english] if (context, english) in spoken else markdown[context]
         fresh[entry.id] = entry
-    for entry in gone:
+    for entry in [*gone, *unsaid]:
         if entry.string and id(entry) not in adopted:
             fresh.obsolete[(entry.id, entry.context)] = entry
     return fresh
