@@ -1,6 +1,8 @@
 """``tensor-anatomy-grade``: the instructor's commands, thin over nbgrader.
 
-    release            regenerate exercises/ from solutions/ (every assignment)
+    release            regenerate exercises/ from solutions/ (every assignment);
+                       --language zh-CN: exercises/zh-CN/ from solutions/ and the
+                       catalogues exercises/zh-CN/po/ (grader/translation)
     grade [A]          autograde every submission of A (default: of every
                        assignment), write feedback, export a CSV, print a
                        summary table
@@ -40,13 +42,17 @@ def _run_nbgrader(course: Course, *args: str) -> int:
 
 
 def release(course: Course, names: list[str] | None = None) -> int:
-    """Regenerate ``exercises/`` and the public checks' answer digests (no gradebook needed)."""
+    """Regenerate ``exercises/``, the public checks' answer digests and their stored public
+    examples (no gradebook needed)."""
     from .checks import (
         _finite_answers,  # torch answers the finite exercises: not a student's import
     )
+    from .hidden.oracles import write_public_examples  # the judge's oracles, never shipped
 
     _finite_answers.write()
     print("wrote grader/checks/answer_digests.json", flush=True)
+    written = write_public_examples()
+    print(f"wrote grader/checks/public_examples/ ({len(written)} exercises)", flush=True)
     for name in names or course.assignments():
         if _authoring.refresh(course.source_notebook(name)):
             print(f"{name}: its intro table and headings now follow its test cells' points")
@@ -80,6 +86,11 @@ def main(argv=None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     release_cmd = sub.add_parser("release", help="regenerate exercises/ from solutions/")
     release_cmd.add_argument("assignments", nargs="*", help="default: every assignment")
+    in_other = release_cmd.add_mutually_exclusive_group()
+    in_other.add_argument("--language", help="instead, release exercises/LANGUAGE/ from the "
+                                             "English sources and exercises/LANGUAGE/po/")
+    in_other.add_argument("--translated", action="store_true",
+                          help="instead, release every language with exercise catalogues")
     grade_cmd = sub.add_parser("grade", help="grade every submission of an assignment")
     grade_cmd.add_argument("assignment", nargs="?", help="default: every assignment")
     grade_cmd.add_argument("--jobs", type=int, default=None,
@@ -105,6 +116,12 @@ def main(argv=None) -> int:
                                   "(students' code then runs with this user's rights)")
     options = parser.parse_args(argv)
     course = Course.find()
+    if options.command == "release" and (options.language or options.translated):
+        from grader.translation import _exercises
+
+        languages = [options.language] if options.language else _exercises.languages(course)
+        return max([_exercises.release(course, language, options.assignments or None)
+                    for language in languages], default=0)
     if options.command == "release":
         return release(course, options.assignments)
     if options.command == "new-exercise":

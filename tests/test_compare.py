@@ -7,6 +7,7 @@ strided layouts, and subclasses that lie about equality. The last section runs
 the real public checks of every chapter on such answers.
 """
 
+import functools
 import math
 import re
 
@@ -447,23 +448,34 @@ def _pitfall_cases(compare, examples, oracle):
     return [(compare, args, oracle) for args in examples()]
 
 
+def _judged(compare, oracle):
+    """``compare`` as the judge runs a stored check: the truth from ``oracle``, here."""
+
+    @functools.wraps(compare)
+    def judged(fn, *args):
+        return compare(fn, *args, truth=oracle(*args))
+
+    return judged
+
+
 CHECKS = [  # (public check, example, torch's answer for it), for tensor-returning exercises
     *[(creating_tensors.compare_coo_to_dense, ex, creating_tensors_oracle.torch_coo_to_dense)
       for ex in creating_tensors._coo_to_dense_examples()],
     *[(devices.compare_causal_mask, ex, lambda s: torch_causal_mask(s).to(s.device))
       for ex in devices.causal_mask_examples()],
-    *_pitfall_cases(pitfalls.compare_flatten_scores, pitfalls_examples.image_examples,
-                    repaired_oracle.torch_flatten_scores),
-    *_pitfall_cases(pitfalls.compare_masked_mean, pitfalls_examples.masked_examples,
-                    repaired_oracle.torch_masked_mean),
+    *_pitfall_cases(_judged(pitfalls.compare_flatten_scores,
+                            repaired_oracle.torch_flatten_scores),
+                    pitfalls_examples.image_examples, repaired_oracle.torch_flatten_scores),
+    *_pitfall_cases(_judged(pitfalls.compare_masked_mean, repaired_oracle.torch_masked_mean),
+                    pitfalls_examples.masked_examples, repaired_oracle.torch_masked_mean),
     *_pitfall_cases(pitfalls.compare_bce_loss, pitfalls_examples.bce_examples,
                     pitfalls_oracle.torch_bce_loss),
     *[(shapes.compare_unbroadcast, ex, shapes_oracle.torch_unbroadcast)
       for ex in shapes._unbroadcast_examples()],
     *[(shapes.compare_stable_softmax, ex, shapes_oracle.torch_softmax)
       for ex in shapes._stable_softmax_examples()],
-    *[(shapes.compare_last_tokens, ex, puzzles_oracle.torch_last_tokens)
-      for ex in shapes._last_tokens_examples()],
+    *[(_judged(shapes.compare_last_tokens, puzzles_oracle.torch_last_tokens), ex,
+       puzzles_oracle.torch_last_tokens) for ex in shapes._last_tokens_examples()],
 ]
 
 
@@ -537,14 +549,16 @@ def test_seeded_init_and_train_only_refuse_a_lying_subclass():
     truth = seeded_oracle.torch_seeded_init(shapes, seed, dtype)
     fake = [liar(torch.zeros_like(truth[0]), truth[0]), truth[1]]
     assert not accepted(creating_tensors.compare_seeded_init,
-                        LocalFunction(lambda *a: fake), shapes, seed, dtype)
+                        LocalFunction(lambda *a: fake), shapes, seed, dtype, truth=truth)
     example = autograd.train_only_examples()[0]
     params = autograd_oracle.torch_train_only(*example)
     Liar.claim = None
     lying = {name: p.as_subclass(Liar) + 1 for name, p in params.items()}
-    assert not accepted(autograd.compare_train_only, LocalFunction(lambda *a: lying), *example)
+    assert not accepted(autograd.compare_train_only, LocalFunction(lambda *a: lying), *example,
+                        truth=params)
     meta = {name: p.to("meta") for name, p in params.items()}
-    assert not accepted(autograd.compare_train_only, LocalFunction(lambda *a: meta), *example)
+    assert not accepted(autograd.compare_train_only, LocalFunction(lambda *a: meta), *example,
+                        truth=params)
 
 
 def test_int_answers_are_real_ints_in_the_checks():
@@ -556,5 +570,6 @@ def test_int_answers_are_real_ints_in_the_checks():
     for bad in ([(d, s, False if o == 0 else o) for d, s, o in meta],
                 [(d, tuple(map(float, s)), o) for d, s, o in meta]):
         assert not accepted(devices.compare_pack, LocalFunction(lambda t, r=(buffer, bad): r),
-                            tensors)
-    assert accepted(devices.compare_pack, LocalFunction(lambda t: (buffer, meta)), tensors)
+                            tensors, truth=(buffer, meta))
+    assert accepted(devices.compare_pack, LocalFunction(lambda t: (buffer, meta)), tensors,
+                    truth=(buffer, meta))

@@ -74,10 +74,10 @@ class _Recorder:
 
 def _recorded_calls(name: str) -> list[tuple]:
     entry, calls = registered()[name], []
-    for example in entry.examples():
+    for example, kwargs in entry.cases():  # a stored check's truth is given, as in check()
         recorder = _Recorder()
         with contextlib.suppress(_Stop):
-            entry.compare(recorder, *example)
+            entry.compare(recorder, *example, **kwargs)
         if recorder.call is not None:
             calls.append(recorder.call)
     return calls

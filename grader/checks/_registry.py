@@ -15,17 +15,29 @@ __all__ = [
 
 @dataclass(frozen=True)
 class _Entry:
+    name: str
     chapter: str
     examples: Callable[[], list]
     compare: Callable
+    stored: bool = False
+
+    def cases(self) -> list[tuple[tuple, dict]]:
+        """``(example, keyword arguments)`` as ``check`` passes them to ``compare``: for a
+        stored check, its examples as stored at release, each with torch's answer
+        (``truth``); otherwise ``examples()``, with nothing more."""
+        if self.stored:
+            from . import _public_examples  # here: not in the judge's memory
+
+            return _public_examples.load(self.name)
+        return [(example, {}) for example in self.examples()]
 
     def run(self, answer) -> int:
         """Compare ``answer`` on every example; return how many agreed."""
         wrapped = LocalFunction(answer)
-        examples = self.examples()
-        for example in examples:
+        cases = self.cases()
+        for example, kwargs in cases:
             try:
-                self.compare(wrapped, *example)
+                self.compare(wrapped, *example, **kwargs)
             except StudentRaised as err:
                 if err.type_name == "NotImplementedError":  # still the released stub
                     raise NotAttempted(not_attempted_message(answer.__name__)) from None
@@ -37,23 +49,29 @@ class _Entry:
 
                 show_input_pictures(self.chapter, example)
                 raise
-        return len(examples)
+        return len(cases)
 
 
 _REGISTRY: dict[str, _Entry] = {}
 
 
-def public_check(name: str, examples: Callable[[], list]):
+def public_check(name: str, examples: Callable[[], list], *, stored: bool = False):
     """Register ``compare(fn, *example)`` as the public check of ``name``.
 
     ``examples`` returns the argument tuples to try (built lazily so importing
     a chapter allocates nothing). ``compare`` raises ``Mismatch`` on failure.
+
+    ``stored``: the truth is more than a torch call (the exercise's own idiom or
+    algorithm), so no module a student can import may compute it. ``compare`` then
+    takes it as ``truth=``: the hidden checks pass what an oracle of
+    ``grader/hidden/oracles`` computes, and ``check`` tries the examples stored at
+    release with their answers (``_public_examples``).
     """
 
     def register(compare):
         # grader.checks.<chapter>[.<module>]: the chapter's package, wherever in it.
         chapter = compare.__module__.split(".")[2]
-        _REGISTRY[name] = _Entry(chapter, examples, compare)
+        _REGISTRY[name] = _Entry(name, chapter, examples, compare, stored)
         return compare
 
     return register

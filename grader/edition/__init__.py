@@ -3,7 +3,9 @@
 Runs on the instructor's machine and writes ``DIR``, a git repository that
 students clone: the lessons (``course/``, with their outputs), the released
 assignments (``exercises/``, no outputs), the widgets, the public side of
-``grader`` and a README, Makefile and requirements of its own (``_files``).
+``grader`` with the public examples its checks try (``grader/checks/public_examples``:
+fixed inputs and the answers stored for them at release) and a README, Makefile
+and requirements of its own (``_files``).
 
 The public side of ``grader`` is found, not listed: the modules that the
 public checks, the givens and the widgets import (``public_modules``). Left
@@ -21,7 +23,7 @@ import subprocess
 from pathlib import Path
 
 from grader._course import Course
-from grader.checks import _digests
+from grader.checks import _digests, _public_examples
 from grader.edition import _files
 
 __all__ = ["build", "public_modules"]
@@ -95,6 +97,9 @@ def build(course: Course, out: Path, commit: bool = True) -> list[Path]:
     for relative in public_modules(course.root):
         (out / relative).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(course.root / relative, out / relative)
+    # What the stored checks try (answers to fixed inputs only: nothing that computes one).
+    examples = Path("grader", "checks", _public_examples.EXAMPLES_DIR.name)
+    shutil.copytree(course.root / examples, out / examples, ignore=_IGNORED)
     # The finite exercises by name only: which they are, not their answers.
     withheld = out / "grader" / "checks" / _digests.DIGESTS_FILE.name
     withheld.write_text(json.dumps({"withheld": sorted(_digests.finite_exercises())},

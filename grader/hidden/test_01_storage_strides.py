@@ -18,6 +18,7 @@ from grader.checks import storage_strides as ch
 from grader.checks._finite_answers import torch_view_or_copy
 from grader.checks._registry import registered
 from grader.givens.storage_strides import OPERATIONS
+from grader.hidden.oracles import truth_for
 from grader.hidden.strategies import shared as gs
 from grader.hidden.strategies import storage_strides as ss
 from grader.judge._plugin import exercises_checked_by_examples
@@ -78,7 +79,7 @@ def test_examples_from_check(name, student):
     entry = registered()[name]
     fn = getattr(student, name)
     for example in entry.examples():
-        entry.compare(fn, *example)
+        entry.compare(fn, *example, **truth_for(name, example))
 
 
 # --- 1. contiguous_strides ------------------------------------------------------------

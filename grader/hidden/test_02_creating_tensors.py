@@ -8,6 +8,10 @@ feedback. The comparisons themselves live in ``grader.checks.creating_tensors``
 In ``@given`` tests the ``student`` fixture is keyword-only: hypothesis takes a
 test's first positional parameter for ``self`` and looks up attributes on it
 (a mock marker, ``execute_example``...), which must never reach the student.
+
+The truth of seeded_init is the exercise's own algorithm, never shipped: here it
+comes from ``grader.hidden.oracles.creating_tensors`` (``truth=``), on every
+input drawn.
 """
 
 import pytest
@@ -19,6 +23,8 @@ from grader.checks import creating_tensors as ch
 from grader.checks._finite_answers import torch_factory_result
 from grader.checks._registry import registered
 from grader.givens.creating_tensors import EXPRESSIONS
+from grader.hidden.oracles import creating_tensors as oracle
+from grader.hidden.oracles import truth_for
 from grader.hidden.strategies import creating_tensors as cs
 from grader.hidden.strategies import shared as gs
 from grader.judge._plugin import exercises_checked_by_examples
@@ -39,7 +45,7 @@ def test_examples_from_check(name, student):
     entry = registered()[name]
     fn = getattr(student, name)
     for example in entry.examples():
-        entry.compare(fn, *example)
+        entry.compare(fn, *example, **truth_for(name, example))
 
 
 # --- 1. infer_dtype -------------------------------------------------------------------
@@ -153,7 +159,8 @@ _FLOATS = (torch.float32, torch.float64, torch.float16, torch.bfloat16)
 @given(shapes=cs.parameter_shapes(max_count=1), seed=st.integers(0, 2**31 - 1))
 def test_seeded_init_one(shapes, seed, *, student):
     """draws torch's values for one float32 parameter (scalars and empty shapes included)"""
-    ch.compare_seeded_init(student.seeded_init, shapes, seed, torch.float32)
+    ch.compare_seeded_init(student.seeded_init, shapes, seed, torch.float32,
+                           truth=oracle.torch_seeded_init(shapes, seed, torch.float32))
 
 
 @pytest.mark.exercise("seeded_init")
@@ -161,7 +168,8 @@ def test_seeded_init_one(shapes, seed, *, student):
 @given(shapes=cs.parameter_shapes(min_count=2), seed=st.integers(0, 2**31 - 1))
 def test_seeded_init_several(shapes, seed, *, student):
     """draws several float32 parameters one after another from one generator"""
-    ch.compare_seeded_init(student.seeded_init, shapes, seed, torch.float32)
+    ch.compare_seeded_init(student.seeded_init, shapes, seed, torch.float32,
+                           truth=oracle.torch_seeded_init(shapes, seed, torch.float32))
 
 
 @pytest.mark.exercise("seeded_init")
@@ -170,7 +178,8 @@ def test_seeded_init_several(shapes, seed, *, student):
        dtype=st.sampled_from(_FLOATS[1:]))
 def test_seeded_init_dtypes(shapes, seed, dtype, *, student):
     """draws directly in float64, float16 and bfloat16 (not in float32, then cast)"""
-    ch.compare_seeded_init(student.seeded_init, shapes, seed, dtype)
+    ch.compare_seeded_init(student.seeded_init, shapes, seed, dtype,
+                           truth=oracle.torch_seeded_init(shapes, seed, dtype))
 
 
 # --- 5. coo_to_dense ------------------------------------------------------------------

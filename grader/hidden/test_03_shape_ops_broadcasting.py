@@ -14,6 +14,10 @@ breaks the rules fails every check of its exercise, with the reason.
 In ``@given`` tests the fixtures are keyword-only: hypothesis takes a test's
 first positional parameter for ``self`` and looks up attributes on it (a mock
 marker, ``execute_example``...), which must never reach the student.
+
+The truth of source_index and last_tokens is the exercise's own algorithm, never
+shipped: here it comes from ``grader.hidden.oracles.shape_ops_broadcasting``
+(``truth=``), on every input drawn.
 """
 
 
@@ -30,6 +34,8 @@ from grader.givens._puzzle_rules import (
     violations,
 )
 from grader.givens.shape_ops_broadcasting import RULES
+from grader.hidden.oracles import shape_ops_broadcasting as oracle
+from grader.hidden.oracles import truth_for
 from grader.hidden.strategies import shape_ops_broadcasting as cs
 from grader.hidden.strategies import shared as gs
 from grader.judge._plugin import exercises_checked_by_examples, student_code_cells
@@ -111,7 +117,7 @@ def test_examples_from_check(name, request, student):
         fn = getattr(student, name)
     entry = registered()[name]
     for example in entry.examples():
-        entry.compare(fn, *example)
+        entry.compare(fn, *example, **truth_for(name, example))
 
 
 # --- 1. broadcast_shape ---------------------------------------------------------------
@@ -167,7 +173,8 @@ def _source_cases(draw, min_dims_kept):
 @given(case=_source_cases(len).filter(lambda c: 1 in c[1]))
 def test_source_index_same_dims(case, *, student):
     """reads index 0 in the input's size-1 dims (input and output with as many dims)"""
-    ch.compare_source_index(student.source_index, *case)
+    ch.compare_source_index(student.source_index, *case,
+                            truth=oracle.torch_source_index(*case))
 
 
 @pytest.mark.exercise("source_index")
@@ -175,7 +182,8 @@ def test_source_index_same_dims(case, *, student):
 @given(case=_source_cases(lambda shape: 0).filter(lambda c: len(c[1]) < len(c[2])))
 def test_source_index_fewer_dims(case, *, student):
     """aligns from the right when the input has fewer dims (scalars included)"""
-    ch.compare_source_index(student.source_index, *case)
+    ch.compare_source_index(student.source_index, *case,
+                            truth=oracle.torch_source_index(*case))
 
 
 @pytest.mark.exercise("source_index")
@@ -183,7 +191,8 @@ def test_source_index_fewer_dims(case, *, student):
 @given(case=_source_cases(lambda shape: 0).map(lambda c: (c[0], (1,) * len(c[1]), c[2])))
 def test_source_index_all_ones(case, *, student):
     """maps every output index to (0, 0, ...) when every input dim has size 1"""
-    ch.compare_source_index(student.source_index, *case)
+    ch.compare_source_index(student.source_index, *case,
+                            truth=oracle.torch_source_index(*case))
 
 
 # --- 3. unbroadcast -------------------------------------------------------------------
@@ -415,7 +424,7 @@ def _edge_lengths(t):
 @given(case=cs.sequences())
 def test_last_tokens_contiguous(case, *, puzzle_last_tokens):
     """picks x[b, lengths[b] - 1] for every sequence b"""
-    ch.compare_last_tokens(puzzle_last_tokens, *case)
+    ch.compare_last_tokens(puzzle_last_tokens, *case, truth=oracle.torch_last_tokens(*case))
 
 
 @pytest.mark.exercise("last_tokens")
@@ -423,7 +432,7 @@ def test_last_tokens_contiguous(case, *, puzzle_last_tokens):
 @given(case=cs.sequences(lengths=_edge_lengths))
 def test_last_tokens_edges(case, *, puzzle_last_tokens):
     """picks the first token (length 1) and the very last one (length T)"""
-    ch.compare_last_tokens(puzzle_last_tokens, *case)
+    ch.compare_last_tokens(puzzle_last_tokens, *case, truth=oracle.torch_last_tokens(*case))
 
 
 @pytest.mark.exercise("last_tokens")
@@ -431,7 +440,7 @@ def test_last_tokens_edges(case, *, puzzle_last_tokens):
 @given(case=cs.sequences(strided=True))
 def test_last_tokens_strided(case, *, puzzle_last_tokens):
     """handles permuted, sliced, offset and expanded x and lengths"""
-    ch.compare_last_tokens(puzzle_last_tokens, *case)
+    ch.compare_last_tokens(puzzle_last_tokens, *case, truth=oracle.torch_last_tokens(*case))
 
 
 @pytest.mark.exercise("last_tokens")
@@ -440,7 +449,7 @@ def test_last_tokens_strided(case, *, puzzle_last_tokens):
                       cs.sequences(features=st.just(0), strided=True)))
 def test_last_tokens_zero_size(case, *, puzzle_last_tokens):
     """handles no sequences at all (B = 0) and no features (D = 0)"""
-    ch.compare_last_tokens(puzzle_last_tokens, *case)
+    ch.compare_last_tokens(puzzle_last_tokens, *case, truth=oracle.torch_last_tokens(*case))
 
 
 # --- 8. add_at_ -----------------------------------------------------------------------

@@ -13,6 +13,10 @@ where either lacks it they are skipped, and a skipped check does not count.
 In ``@given`` tests the ``student`` fixture is keyword-only: hypothesis takes a
 test's first positional parameter for ``self`` and looks up attributes on it
 (a mock marker, ``execute_example``...), which must never reach the student.
+
+The truth of pack and unpack is the exercise's own algorithm, never shipped:
+here it comes from ``grader.hidden.oracles.devices`` (``truth=``), on every
+input drawn.
 """
 
 import contextlib
@@ -30,6 +34,8 @@ from grader.checks.devices._examples import (
     to_device_examples,
     unpack_examples,
 )
+from grader.hidden.oracles import devices as oracle
+from grader.hidden.oracles import truth_for
 from grader.hidden.strategies import devices as ds
 from grader.judge._plugin import exercises_checked_by_examples
 
@@ -57,7 +63,7 @@ def test_examples_from_check(name, student):
     entry = registered()[name]
     fn = getattr(student, name)
     for example in entry.examples():
-        entry.compare(fn, *example)
+        entry.compare(fn, *example, **truth_for(name, example))
 
 
 def _on_cpu(value) -> bool:
@@ -210,7 +216,7 @@ def test_cuda_time_device_work(student):
 @given(tensors=ds.tensor_lists(dtypes=(torch.float32,)))
 def test_pack_one_dtype(tensors, *, student):
     """packs float32 tensors of any layout (transposed, stepped, broadcast) in row order"""
-    ch.compare_pack(student.pack, tensors)
+    ch.compare_pack(student.pack, tensors, truth=oracle.torch_pack(tensors))
 
 
 @pytest.mark.exercise("pack")
@@ -218,7 +224,7 @@ def test_pack_one_dtype(tensors, *, student):
 @given(tensors=ds.tensor_lists())
 def test_pack_mixed_dtypes(tensors, *, student):
     """packs tensors of mixed dtypes, each slot padded to a multiple of 16 bytes"""
-    ch.compare_pack(student.pack, tensors)
+    ch.compare_pack(student.pack, tensors, truth=oracle.torch_pack(tensors))
 
 
 @pytest.mark.exercise("pack")
@@ -226,7 +232,7 @@ def test_pack_mixed_dtypes(tensors, *, student):
 @given(tensors=ds.tensor_lists(devices=("meta",)))
 def test_pack_meta(tensors, *, student):
     """makes the buffer on the tensors' device (checked on the meta device)"""
-    ch.compare_pack(student.pack, tensors)
+    ch.compare_pack(student.pack, tensors, truth=oracle.torch_pack(tensors))
 
 
 @needs_cuda
@@ -236,7 +242,7 @@ def test_cuda_pack(student):
     with _cuda_or_skip():
         for (tensors,) in pack_examples():
             if _on_cpu(tensors):
-                ch.pack_on_cuda(student.pack, tensors)
+                ch.pack_on_cuda(student.pack, tensors, truth=oracle.torch_pack(tensors))
 
 
 # --- 5. unpack ------------------------------------------------------------------------
@@ -247,7 +253,7 @@ def test_cuda_pack(student):
 @given(tensors=ds.tensor_lists())
 def test_unpack_views(tensors, *, student):
     """gives every tensor back, with its dtype and shape, as a view of the buffer"""
-    ch.compare_unpack(student.unpack, tensors, 0)
+    ch.compare_unpack(student.unpack, tensors, 0, truth=oracle.torch_pack(tensors))
 
 
 @pytest.mark.exercise("unpack")
@@ -255,7 +261,8 @@ def test_unpack_views(tensors, *, student):
 @given(tensors=ds.tensor_lists(), lead=ds.leads())
 def test_unpack_offset_buffer(tensors, lead, *, student):
     """reads a buffer that starts partway into its storage (a slice of a larger one)"""
-    ch.compare_unpack(student.unpack, tensors, lead)
+    ch.compare_unpack(student.unpack, tensors, lead,
+                      truth=oracle.torch_pack(tensors))
 
 
 @pytest.mark.exercise("unpack")
@@ -263,7 +270,8 @@ def test_unpack_offset_buffer(tensors, lead, *, student):
 @given(tensors=ds.tensor_lists(devices=("meta",)), lead=ds.leads())
 def test_unpack_meta(tensors, lead, *, student):
     """gives tensors on the buffer's device (checked on the meta device)"""
-    ch.compare_unpack(student.unpack, tensors, lead)
+    ch.compare_unpack(student.unpack, tensors, lead,
+                      truth=oracle.torch_pack(tensors))
 
 
 @needs_cuda
@@ -273,4 +281,4 @@ def test_cuda_unpack(student):
     with _cuda_or_skip():
         for tensors, _ in unpack_examples():
             if _on_cpu(tensors):
-                ch.unpack_on_cuda(student.unpack, tensors)
+                ch.unpack_on_cuda(student.unpack, tensors, truth=oracle.torch_pack(tensors))

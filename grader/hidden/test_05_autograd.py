@@ -13,6 +13,10 @@ plain data and reports facts, which the comparisons verify against torch.
 In ``@given`` tests the ``student`` fixture is keyword-only: hypothesis takes a
 test's first positional parameter for ``self`` and looks up attributes on it
 (a mock marker, ``execute_example``...), which must never reach the student.
+
+The truth of graph_summary, running_mean_losses and train_only is the exercise's
+own algorithm, never shipped: here it comes from
+``grader.hidden.oracles.autograd`` (``truth=``), on every input drawn.
 """
 
 import pytest
@@ -20,6 +24,8 @@ from hypothesis import given, settings
 
 from grader.checks import autograd as ch
 from grader.checks._registry import registered
+from grader.hidden.oracles import autograd as oracle
+from grader.hidden.oracles import truth_for
 from grader.hidden.strategies import autograd as cs
 from grader.judge._plugin import exercises_checked_by_examples
 
@@ -33,7 +39,7 @@ def test_examples_from_check(name, student):
     entry = registered()[name]
     fn = getattr(student, name)
     for example in entry.examples():
-        entry.compare(fn, *example)
+        entry.compare(fn, *example, **truth_for(name, example))
 
 
 # --- 1. graph_summary ---------------------------------------------------------------
@@ -44,7 +50,8 @@ def test_examples_from_check(name, student):
 @given(recipe=cs.graph_recipes())
 def test_graph_summary_trees(recipe, *, student):
     """lists the leaves and ops of expression trees in depth-first order"""
-    ch.compare_graph_summary(student.graph_summary, recipe)
+    ch.compare_graph_summary(student.graph_summary, recipe,
+                             truth=oracle.torch_graph_summary(recipe))
 
 
 @pytest.mark.exercise("graph_summary")
@@ -52,7 +59,8 @@ def test_graph_summary_trees(recipe, *, student):
 @given(recipe=cs.graph_recipes(shared=True))
 def test_graph_summary_shared_nodes(recipe, *, student):
     """lists each node and each leaf once, even when several paths reach it"""
-    ch.compare_graph_summary(student.graph_summary, recipe)
+    ch.compare_graph_summary(student.graph_summary, recipe,
+                             truth=oracle.torch_graph_summary(recipe))
 
 
 @pytest.mark.exercise("graph_summary")
@@ -60,7 +68,8 @@ def test_graph_summary_shared_nodes(recipe, *, student):
 @given(recipe=cs.graph_recipes(shared=True, cutting=True))
 def test_graph_summary_cut_graphs(recipe, *, student):
     """leaves out what is not in the graph: detached branches, tensors that need no grad"""
-    ch.compare_graph_summary(student.graph_summary, recipe)
+    ch.compare_graph_summary(student.graph_summary, recipe,
+                             truth=oracle.torch_graph_summary(recipe))
 
 
 @pytest.mark.exercise("graph_summary")
@@ -68,7 +77,8 @@ def test_graph_summary_cut_graphs(recipe, *, student):
 @given(recipe=cs.trivial_recipes())
 def test_graph_summary_no_graph(recipe, *, student):
     """handles outputs without a grad_fn: a leaf itself, or a tensor that needs no grad"""
-    ch.compare_graph_summary(student.graph_summary, recipe)
+    ch.compare_graph_summary(student.graph_summary, recipe,
+                             truth=oracle.torch_graph_summary(recipe))
 
 
 # --- 2. logsumexp -------------------------------------------------------------------
@@ -141,7 +151,8 @@ def test_accumulated_grad_stale_grad(case, *, student):
 @given(case=cs.plain_losses())
 def test_running_mean_losses_values(case, *, student):
     """gives the running means as plain numbers, holding no tensor that requires grad"""
-    ch.compare_running_mean_losses_plain(student.running_mean_losses, *case)
+    ch.compare_running_mean_losses_plain(student.running_mean_losses, *case,
+                                         truth=oracle.torch_plain_running_means(*case))
 
 
 @pytest.mark.exercise("running_mean_losses")
@@ -149,7 +160,8 @@ def test_running_mean_losses_values(case, *, student):
 @given(recipe=cs.loss_recipes())
 def test_running_mean_losses_real_graphs(recipe, *, student):
     """keeps no graph alive and leaves the losses ready for the caller's backward"""
-    ch.compare_running_mean_losses(student.running_mean_losses, recipe)
+    ch.compare_running_mean_losses(student.running_mean_losses, recipe,
+                                   truth=oracle.torch_running_mean_truth(recipe))
 
 
 @pytest.mark.exercise("running_mean_losses")
@@ -157,7 +169,8 @@ def test_running_mean_losses_real_graphs(recipe, *, student):
 @given(recipe=cs.loss_recipes(min_steps=21, max_steps=60))
 def test_running_mean_losses_long_runs(recipe, *, student):
     """stays right over long runs of steps"""
-    ch.compare_running_mean_losses(student.running_mean_losses, recipe)
+    ch.compare_running_mean_losses(student.running_mean_losses, recipe,
+                                   truth=oracle.torch_running_mean_truth(recipe))
 
 
 # --- 5. train_only ------------------------------------------------------------------
@@ -168,7 +181,7 @@ def test_running_mean_losses_long_runs(recipe, *, student):
 @given(case=cs.train_only_cases())
 def test_train_only_any_choice(case, *, student):
     """trains exactly the chosen parameters, like torch, and leaves the others as built"""
-    ch.compare_train_only(student.train_only, *case)
+    ch.compare_train_only(student.train_only, *case, truth=oracle.torch_train_only(*case))
 
 
 @pytest.mark.exercise("train_only")
@@ -176,7 +189,7 @@ def test_train_only_any_choice(case, *, student):
 @given(case=cs.train_only_cases("sandwich"))
 def test_train_only_frozen_layer_in_between(case, *, student):
     """lets the gradient flow through a frozen layer to the trainable layers before it"""
-    ch.compare_train_only(student.train_only, *case)
+    ch.compare_train_only(student.train_only, *case, truth=oracle.torch_train_only(*case))
 
 
 @pytest.mark.exercise("train_only")
@@ -184,7 +197,7 @@ def test_train_only_frozen_layer_in_between(case, *, student):
 @given(case=cs.train_only_cases("partial"))
 def test_train_only_part_of_a_layer(case, *, student):
     """trains one parameter of a layer while its other parameter stays frozen"""
-    ch.compare_train_only(student.train_only, *case)
+    ch.compare_train_only(student.train_only, *case, truth=oracle.torch_train_only(*case))
 
 
 @pytest.mark.exercise("train_only")
@@ -192,7 +205,7 @@ def test_train_only_part_of_a_layer(case, *, student):
 @given(case=cs.train_only_cases("all_or_none"))
 def test_train_only_all_or_nothing(case, *, student):
     """handles every parameter trainable, and none"""
-    ch.compare_train_only(student.train_only, *case)
+    ch.compare_train_only(student.train_only, *case, truth=oracle.torch_train_only(*case))
 
 
 # --- 6. backprop --------------------------------------------------------------------

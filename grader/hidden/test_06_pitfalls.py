@@ -9,6 +9,10 @@ shapes and memory layouts, other dtypes, meta tensors, edge values.
 In ``@given`` tests the ``student`` fixture is keyword-only: hypothesis takes a
 test's first positional parameter for ``self`` and looks up attributes on it
 (a mock marker, ``execute_example``...), which must never reach the student.
+
+The truth of flatten_scores, masked_mean, linear_on_pixels and swish_grads is
+the exercise's own algorithm, never shipped: here it comes from
+``grader.hidden.oracles.pitfalls`` (``truth=``), on every input drawn.
 """
 
 import pytest
@@ -20,6 +24,8 @@ from grader.checks import pitfalls as ch
 from grader.checks._finite_answers import verdict
 from grader.checks._registry import registered
 from grader.givens.pitfalls import GROUPS
+from grader.hidden.oracles import pitfalls as oracle
+from grader.hidden.oracles import truth_for
 from grader.hidden.strategies import pitfalls as ps
 from grader.judge._plugin import exercises_checked_by_examples
 
@@ -33,7 +39,7 @@ def test_examples_from_check(name, student):
     entry = registered()[name]
     fn = getattr(student, name)
     for example in entry.examples():
-        entry.compare(fn, *example)
+        entry.compare(fn, *example, **truth_for(name, example))
 
 
 # --- 1. flatten_scores ----------------------------------------------------------------
@@ -44,7 +50,8 @@ def test_examples_from_check(name, student):
 @given(case=ps.image_batches(batch=st.integers(2, 4), contiguous=True))
 def test_flatten_scores_contiguous(case, *, student):
     """scores contiguous batches of several images"""
-    ch.compare_flatten_scores(student.flatten_scores, *case)
+    ch.compare_flatten_scores(student.flatten_scores, *case,
+                              truth=oracle.torch_flatten_scores(*case))
 
 
 @pytest.mark.exercise("flatten_scores")
@@ -52,7 +59,8 @@ def test_flatten_scores_contiguous(case, *, student):
 @given(case=ps.image_batches(batch=st.integers(2, 4)))
 def test_flatten_scores_layouts(case, *, student):
     """scores batches in any memory layout: permuted (channels last), stepped, offset, expanded"""
-    ch.compare_flatten_scores(student.flatten_scores, *case)
+    ch.compare_flatten_scores(student.flatten_scores, *case,
+                              truth=oracle.torch_flatten_scores(*case))
 
 
 @pytest.mark.exercise("flatten_scores")
@@ -60,7 +68,8 @@ def test_flatten_scores_layouts(case, *, student):
 @given(case=ps.image_batches(batch=st.just(1)))
 def test_flatten_scores_batch_of_one(case, *, student):
     """keeps the batch dimension for a batch of one image, in any layout"""
-    ch.compare_flatten_scores(student.flatten_scores, *case)
+    ch.compare_flatten_scores(student.flatten_scores, *case,
+                              truth=oracle.torch_flatten_scores(*case))
 
 
 # --- 2. masked_mean -------------------------------------------------------------------
@@ -71,7 +80,7 @@ def test_flatten_scores_batch_of_one(case, *, student):
 @given(case=ps.masked_batches())
 def test_masked_mean_cpu_float32(case, *, student):
     """averages the first lengths[b] steps of float32 CPU batches in any layout"""
-    ch.compare_masked_mean(student.masked_mean, *case)
+    ch.compare_masked_mean(student.masked_mean, *case, truth=oracle.torch_masked_mean(*case))
 
 
 @pytest.mark.exercise("masked_mean")
@@ -79,7 +88,7 @@ def test_masked_mean_cpu_float32(case, *, student):
 @given(case=ps.masked_batches(ps.FLOATS, meta=True))
 def test_masked_mean_meta(case, *, student):
     """works on meta tensors (a device that is not the CPU): result on that device"""
-    ch.compare_masked_mean(student.masked_mean, *case)
+    ch.compare_masked_mean(student.masked_mean, *case, truth=oracle.torch_masked_mean(*case))
 
 
 @pytest.mark.exercise("masked_mean")
@@ -87,7 +96,7 @@ def test_masked_mean_meta(case, *, student):
 @given(case=ps.masked_batches(ps.FLOATS[1:]))
 def test_masked_mean_dtypes(case, *, student):
     """keeps the input's dtype: float64, float16 and bfloat16 batches"""
-    ch.compare_masked_mean(student.masked_mean, *case)
+    ch.compare_masked_mean(student.masked_mean, *case, truth=oracle.torch_masked_mean(*case))
 
 
 # --- 3. linear_on_pixels --------------------------------------------------------------
@@ -98,7 +107,8 @@ def test_masked_mean_dtypes(case, *, student):
 @given(case=ps.pixel_batches(pixel_dtypes=(torch.uint8,), weight_dtypes=(torch.float32,)))
 def test_linear_on_pixels_uint8(case, *, student):
     """handles uint8 pixels (every value from 0 to 255) with a float32 layer"""
-    ch.compare_linear_on_pixels(student.linear_on_pixels, *case)
+    ch.compare_linear_on_pixels(student.linear_on_pixels, *case,
+                                truth=oracle.torch_linear_on_pixels(*case))
 
 
 @pytest.mark.exercise("linear_on_pixels")
@@ -106,7 +116,8 @@ def test_linear_on_pixels_uint8(case, *, student):
 @given(case=ps.pixel_batches())
 def test_linear_on_pixels_any_dtype(case, *, student):
     """handles pixels of any integer or float dtype with float32 and float64 layers"""
-    ch.compare_linear_on_pixels(student.linear_on_pixels, *case)
+    ch.compare_linear_on_pixels(student.linear_on_pixels, *case,
+                                truth=oracle.torch_linear_on_pixels(*case))
 
 
 @pytest.mark.exercise("linear_on_pixels")
@@ -114,7 +125,8 @@ def test_linear_on_pixels_any_dtype(case, *, student):
 @given(case=ps.pixel_batches(pixel_dtypes=ps.FLOATS[:3], weight_dtypes=(torch.float32,)))
 def test_linear_on_pixels_float_pixels(case, *, student):
     """answers in the layer's dtype when the pixels are floats of another precision"""
-    ch.compare_linear_on_pixels(student.linear_on_pixels, *case)
+    ch.compare_linear_on_pixels(student.linear_on_pixels, *case,
+                                truth=oracle.torch_linear_on_pixels(*case))
 
 
 # --- 4. swish_grads -------------------------------------------------------------------
@@ -125,7 +137,7 @@ def test_linear_on_pixels_float_pixels(case, *, student):
 @given(case=ps.swish_inputs(dtypes=(torch.float32,), layouts=False))
 def test_swish_grads_contiguous(case, *, student):
     """gives the loss and both gradients for contiguous float32 inputs"""
-    ch.compare_swish_grads(student.swish_grads, *case)
+    ch.compare_swish_grads(student.swish_grads, *case, truth=oracle.torch_swish_grads(*case))
 
 
 @pytest.mark.exercise("swish_grads")
@@ -133,7 +145,7 @@ def test_swish_grads_contiguous(case, *, student):
 @given(case=ps.swish_inputs())
 def test_swish_grads_layouts(case, *, student):
     """gives the loss and both gradients for inputs in any layout, float32 and float64"""
-    ch.compare_swish_grads(student.swish_grads, *case)
+    ch.compare_swish_grads(student.swish_grads, *case, truth=oracle.torch_swish_grads(*case))
 
 
 @pytest.mark.exercise("swish_grads")
@@ -141,7 +153,7 @@ def test_swish_grads_layouts(case, *, student):
 @given(case=ps.swish_inputs(dtypes=(torch.float64,), rows=(0, 2)))
 def test_swish_grads_small(case, *, student):
     """handles empty and single-row batches and empty outputs, in float64"""
-    ch.compare_swish_grads(student.swish_grads, *case)
+    ch.compare_swish_grads(student.swish_grads, *case, truth=oracle.torch_swish_grads(*case))
 
 
 # --- 5. train_epoch -------------------------------------------------------------------

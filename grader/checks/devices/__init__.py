@@ -7,6 +7,11 @@ they disagree. The hidden checks (``grader/hidden/test_04_devices.py``) reuse
 these functions on hypothesis-generated inputs. Structure is checked on the
 ``meta`` device, which holds no memory, so grading is the same with or without
 a GPU; the ``*_on_cuda`` variants run only where CUDA works.
+
+pack's truth is the exercise itself (the packing algorithm), and unpack's input
+is what pack makes: their comparisons take it as ``truth=``, from
+``grader.hidden.oracles.devices`` in the judge and stored with the public
+examples at release in the student's kernel (``stored=True``).
 """
 
 import torch
@@ -21,7 +26,6 @@ from ..._compare import (
     shares_storage,
 )
 from ...givens.devices import ALIGN
-from ...hidden.oracles.devices import torch_pack
 from .._registry import Mismatch, public_check
 from ._examples import (
     causal_mask_examples,
@@ -173,11 +177,11 @@ def _as_meta(call: str, meta, count: int) -> list[tuple]:
     return [_meta_entry(call, k, entry) for k, entry in enumerate(entries)]
 
 
-def _expect_packed(call: str, result, tensors: list, reported: bool = False) -> None:
+def _expect_packed(call: str, result, tensors: list, packed, reported: bool = False) -> None:
     if not isinstance(result, (tuple, list)) or len(result) != 2:
         raise Mismatch(f"{call} returned {describe_kind(result)}; expected (buffer, meta)")
     buffer, meta = result
-    truth, true_meta = torch_pack(tensors)
+    truth, true_meta = packed
     buffer = fetched(f"{call}: the buffer", buffer) if reported else buffer
     buffer = expect_like(call, buffer, truth, device=True, what="the buffer")
     if not buffer.is_contiguous():
@@ -200,22 +204,24 @@ def _describe_list(tensors: list) -> str:
                            for t in tensors) + "]"
 
 
-@public_check("pack", pack_examples)
-def compare_pack(fn, tensors):
-    _expect_packed(f"pack({_describe_list(tensors)})", fn(tensors), tensors)
+@public_check("pack", pack_examples, stored=True)
+def compare_pack(fn, tensors, *, truth):
+    """``truth``: torch's ``(buffer, meta)`` for ``tensors``."""
+    _expect_packed(f"pack({_describe_list(tensors)})", fn(tensors), tensors, truth)
 
 
-def pack_on_cuda(fn, tensors):
+def pack_on_cuda(fn, tensors, *, truth):
     call = f"pack({_describe_list(tensors)}) on cuda"
-    _expect_packed(call, on_cuda(fn, [tensors], [0]), tensors, reported=True)
+    _expect_packed(call, on_cuda(fn, [tensors], [0]), tensors, truth, reported=True)
 
 
 # --- 5. unpack ------------------------------------------------------------------------
 
 
-def placed_buffer(tensors: list, lead: int) -> tuple[torch.Tensor, list]:
-    """``torch_pack(tensors)``, the buffer starting ``lead`` bytes into a larger storage."""
-    buffer, meta = torch_pack(tensors)
+def placed_buffer(packed: tuple, lead: int) -> tuple[torch.Tensor, list]:
+    """``packed``, a ``(buffer, meta)``, the buffer moved to start ``lead`` bytes into a
+    larger storage."""
+    buffer, meta = packed
     room = torch.zeros(lead + buffer.numel() + ALIGN, dtype=torch.uint8, device=buffer.device)
     room[lead:lead + buffer.numel()] = buffer
     return room[lead:lead + buffer.numel()], meta
@@ -238,15 +244,17 @@ def _expect_unpacked(call: str, result, tensors: list, buffer, reported: bool = 
                            f"buffer was moved once, its tensors should not move again)")
 
 
-@public_check("unpack", unpack_examples)
-def compare_unpack(fn, tensors, lead):
-    buffer, meta = placed_buffer(tensors, lead)
+@public_check("unpack", unpack_examples, stored=True)
+def compare_unpack(fn, tensors, lead, *, truth):
+    """``truth``: torch's ``(buffer, meta)`` for ``tensors``, what unpack takes apart (placed
+    ``lead`` bytes into its storage); its answer is ``tensors`` themselves."""
+    buffer, meta = placed_buffer(truth, lead)
     call = f"unpack(buffer, meta) with meta = {meta}"[:300]
     _expect_unpacked(call, fn(buffer, meta), tensors, buffer)
 
 
-def unpack_on_cuda(fn, tensors):
-    buffer, meta = placed_buffer(tensors, 0)
+def unpack_on_cuda(fn, tensors, *, truth):
+    buffer, meta = placed_buffer(truth, 0)
     call = f"unpack(buffer, meta) on cuda with meta = {meta}"[:300]
     _expect_unpacked(call, on_cuda(fn, [buffer, meta], [0]), tensors, buffer, reported=True)
 

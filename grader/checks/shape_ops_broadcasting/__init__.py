@@ -9,12 +9,16 @@ functions on hypothesis-generated inputs.
 Four exercises are puzzles with rules (no loops, only listed functions):
 ``grader/givens/shape_ops_broadcasting.py`` holds them and the students'
 ``check_rules``; the hidden checks enforce them on the submitted code.
+
+source_index's and last_tokens' truth is the puzzle's own trick: their
+comparisons take it as ``truth=``, from
+``grader.hidden.oracles.shape_ops_broadcasting`` in the judge and stored with
+the public examples at release in the student's kernel (``stored=True``).
 """
 
 import torch
 
 from ..._compare import as_plain, first_difference, is_tensor, shares_storage
-from ...hidden.oracles.shape_ops_broadcasting import torch_last_tokens, torch_source_index
 from .._registry import RAISED_LIKE_TORCH, Mismatch, public_check, result_unless_torch_raises
 from ._oracle import (
     describe_tensor,
@@ -98,10 +102,10 @@ def _source_index_examples():
     ]
 
 
-@public_check("source_index", _source_index_examples)
-def compare_source_index(fn, out_index, in_shape, out_shape):
+@public_check("source_index", _source_index_examples, stored=True)
+def compare_source_index(fn, out_index, in_shape, out_shape, *, truth):
+    """``truth``: the input index that ``input.expand(out_shape)[out_index]`` reads."""
     result = fn(out_index, in_shape, out_shape)
-    truth = torch_source_index(out_index, in_shape, out_shape)
     expect_shape(f"source_index({out_index}, {in_shape}, {out_shape})", result, truth)
 
 
@@ -219,10 +223,11 @@ def _last_tokens_examples():
     ]
 
 
-@public_check("last_tokens", _last_tokens_examples)
-def compare_last_tokens(fn, x, lengths):
+@public_check("last_tokens", _last_tokens_examples, stored=True)
+def compare_last_tokens(fn, x, lengths, *, truth):
+    """``truth``: ``x[b, lengths[b] - 1]`` for every b."""
     result = fn(x, lengths)
-    expect_tensor(_call("last_tokens", x, lengths), result, torch_last_tokens(x, lengths))
+    expect_tensor(_call("last_tokens", x, lengths), result, truth)
 
 
 # --- 8. add_at_ -----------------------------------------------------------------------

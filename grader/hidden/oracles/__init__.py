@@ -1,7 +1,78 @@
 """Torch's answers that take more than a torch call: the judge's side only.
 
 One module per chapter. Each function here computes an exercise's answer with
-the very idiom or algorithm the exercise asks for, so it must never be in what
-a student can import: ``grader/hidden`` is left out of the student edition and
-cannot be read by the student's process.
+the very idiom or algorithm the exercise asks for (a graph walk, a training
+loop, the packing of a buffer), so it must never be in what a student can
+import: ``grader/hidden`` is left out of the student edition, and the
+student's process cannot read it. Their exercises' public checks are
+registered with ``stored=True`` and take the truth as ``truth=``:
+
+- in the judge, the hidden checks pass what these oracles compute for every
+  input they draw (``truth_for`` for the public examples, which count too);
+- in the student's kernel, ``check`` tries the public examples as stored at
+  release, each with the answer these oracles gave for it
+  (``write_public_examples``; ``grader/checks/_public_examples.py``).
+
+The arrow points one way: this package imports the public checks, never the
+reverse.
 """
+
+from pathlib import Path
+
+from grader._compare import tolerance
+from grader.checks import _public_examples, exercise_names
+from grader.checks._registry import registered
+
+from . import autograd, creating_tensors, devices, pitfalls, shape_ops_broadcasting
+
+__all__ = ["ORACLES", "STORED_ALLOWANCES", "public_examples", "truth_for",
+           "write_public_examples"]
+
+# exercise -> its truth, from the exercise's public example arguments.
+ORACLES = {
+    "graph_summary": autograd.torch_graph_summary,
+    "running_mean_losses": autograd.torch_running_mean_truth,
+    "train_only": autograd.torch_train_only,
+    "seeded_init": creating_tensors.torch_seeded_init,
+    "pack": devices.torch_pack,
+    # unpack's input is what pack makes, placed `lead` bytes into its storage.
+    "unpack": lambda tensors, lead: devices.torch_pack(tensors),
+    "flatten_scores": pitfalls.torch_flatten_scores,
+    "masked_mean": pitfalls.torch_masked_mean,
+    "linear_on_pixels": pitfalls.torch_linear_on_pixels,
+    "swish_grads": pitfalls.torch_swish_grads,
+    "source_index": shape_ops_broadcasting.torch_source_index,
+    "last_tokens": shape_ops_broadcasting.torch_last_tokens,
+}
+
+# What a public check passes besides ``truth`` where an answer stored at release needs
+# it. seeded_init's answers were drawn on the release machine: torch.randn rounds the
+# last bits of float32 draws of 16 numbers or more otherwise with AVX2 than without
+# (torch/include/ATen/native/cpu/DistributionTemplates.h, NormalFill16), so the student's
+# CPU may differ by a few units in the last place. The judge draws on the student's own
+# machine and compares exactly.
+STORED_ALLOWANCES = {
+    "seeded_init": lambda shapes, seed, dtype: tolerance(dtype),
+}
+
+
+def truth_for(name: str, example: tuple) -> dict:
+    """The keyword arguments the judge adds to ``name``'s comparison on ``example``:
+    ``truth``, computed here, for a stored check; nothing for a check that asks torch
+    itself."""
+    return {"truth": ORACLES[name](*example)} if registered()[name].stored else {}
+
+
+def public_examples(name: str) -> list[tuple[tuple, dict]]:
+    """``name``'s public examples, each with what its public check passes besides it:
+    torch's answer, and any allowance the stored answer needs (``STORED_ALLOWANCES``)."""
+    allowance = STORED_ALLOWANCES.get(name, lambda *example: {})
+    return [(example, {"truth": ORACLES[name](*example), **allowance(*example)})
+            for example in registered()[name].examples()]
+
+
+def write_public_examples(folder: Path | None = None) -> list[Path]:
+    """(Re)write every stored check's public examples (``python -m grader.cli release``)."""
+    exercise_names()  # every chapter's checks registered
+    return [_public_examples.save(name, public_examples(name), folder)
+            for name, entry in sorted(registered().items()) if entry.stored]

@@ -15,7 +15,8 @@ __all__ = [
     "reference_graph_summary",
     "torch_graph_summary",
     "torch_running_means",
-    "torch_running_mean_facts",
+    "torch_running_mean_truth",
+    "torch_plain_running_means",
     "torch_train_only",
 ]
 
@@ -56,9 +57,16 @@ def torch_running_means(losses) -> list[float]:
     return (values.cumsum(0) / counts).tolist()
 
 
-def torch_running_mean_facts(recipe):
-    """What ``running_mean_harness`` reports for an answer that is right."""
-    return running_mean_harness(torch_running_means, recipe)
+def torch_running_mean_truth(recipe) -> tuple[list[float], torch.Tensor]:
+    """``(the running means, w.grad after backward through the losses)``: what
+    ``running_mean_harness`` reports for an answer that is right."""
+    means, _, _, grad, _ = running_mean_harness(torch_running_means, recipe)
+    return means, grad
+
+
+def torch_plain_running_means(values, dtype) -> list[float]:
+    """The running means of leaf losses made from ``values`` (the hidden checks' plain case)."""
+    return torch_running_means([torch.tensor(v, dtype=dtype) for v in values])
 
 
 # --- 5. train_only ------------------------------------------------------------------

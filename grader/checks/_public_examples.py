@@ -1,0 +1,64 @@
+"""Public examples: fixed inputs with torch's answers, stored at release.
+
+Some exercises' truth is more than a torch call: it is the very idiom or
+algorithm the exercise asks for (a graph walk, a training loop, the packing of
+a buffer). What computes it lives on the judge's side only
+(``grader/hidden/oracles``), never in what a student can import. Their public
+checks (registered with ``stored=True``) take the truth as ``truth=``, and in
+the student's kernel they try their examples as stored here, each with the
+keyword arguments written for it at release (``python -m grader.cli release``):
+the answer, like a docstring's example, for that input and no other. The judge
+never reads these files: it asks the oracles, on every input it draws.
+
+One JSON file per exercise, ``public_examples/<exercise>.json``, in the wire's
+format (``grader.student._wire``: plain data, dtypes, and CPU or meta tensors with
+their layout; no pickle). A test checks them against the oracles
+(``tests/test_public_examples.py``).
+"""
+
+import json
+from pathlib import Path
+
+__all__ = ["EXAMPLES_DIR", "load", "save"]
+
+EXAMPLES_DIR = Path(__file__).with_name("public_examples")
+
+
+def _path(name: str, folder: Path | None) -> Path:
+    return (folder or EXAMPLES_DIR) / f"{name}.json"
+
+
+def save(name: str, cases: list[tuple[tuple, dict]], folder: Path | None = None) -> Path:
+    """Write ``name``'s examples, each ``(arguments, keyword arguments)``, as the public
+    check will pass them to its comparison."""
+    import torch
+
+    from grader.student import _wire
+
+    path = _path(name, folder)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # Arguments and keyword arguments travel apart: an answer never shares storage with
+    # the input it was computed from, so a function that writes to its input cannot
+    # change the answer it is compared with.
+    examples = [json.dumps({"args": _wire.encode(tuple(args)),
+                            "kwargs": _wire.encode(dict(kwargs))}, ensure_ascii=False)
+                for args, kwargs in cases]
+    head = json.dumps({"exercise": name, "torch": torch.__version__.split("+")[0]})
+    # One example a line: a changed example is a changed line.
+    path.write_text(head[:-1] + ', "examples": [\n' + ",\n".join(examples) + "\n]}\n",
+                    encoding="utf-8")
+    return path
+
+
+def load(name: str, folder: Path | None = None) -> list[tuple[tuple, dict]]:
+    """``name``'s examples as stored at release, fresh objects on every call (a function
+    that writes to its input changes nothing for the next check)."""
+    from grader.student import _wire
+
+    path = _path(name, folder)
+    if not path.is_file():
+        raise LookupError(f"{name}: its public examples were never written "
+                          f"({path.name}): run `make release`")
+    stored = json.loads(path.read_text(encoding="utf-8"))
+    return [(_wire.decode(example["args"]), _wire.decode(example["kwargs"]))
+            for example in stored["examples"]]
