@@ -22,38 +22,39 @@ The finite exercises' public checks in the edition judge an answer's form only
 right form would "pass" them there. The test puts this checkout's digest table
 into the temporary edition so that they judge answers, as in the course.
 
-Two lists of exceptions, each entry an (exercise, function) pair:
+Where an exercise's truth is more than a torch call (its own idiom or algorithm),
+its oracle lives on the judge's side only (``grader/hidden/oracles``), and its
+public check compares with the answers stored at release for its fixed
+examples (``grader/checks/public_examples``, shipped): an answer to those
+inputs and no other. The edition's checks of those exercises judge answers, as
+the calibration test shows by putting those oracles back into an edition.
 
-``TORCH_WRAPPERS``: the public checks' oracles (shipped, in
+One list of exceptions, each entry an (exercise, function) pair:
+``TORCH_WRAPPERS``, the public checks' oracles (shipped, in
 ``grader/checks/<chapter>/_oracle.py``) whose body is a torch call wrapped, e.g.
 ``return torch.empty(shape, device="meta").stride()``: the exercise's inputs
 handed to torch, torch's result handed back. Calling torch is something every
 student can do anyway: such a wrapper gives away nothing a student does not
 already have (where an exercise forbids that call, its rules say so, and
 grading checks them). A test below checks that each one still is a wrapper: no
-loop, no comprehension, a call to torch.
-
-``SHIPPED_ORACLE_ANSWERS``: NOT acceptable, listed so that this test guards
-everything else now. These oracles are shipped with the public checks and
-compute an exercise's answer with more than a torch call (the very idiom or
-algorithm the exercise asks for). They are a known violation of "nothing a
-student can import, run or read computes an answer", to be removed from the
-edition (e.g. oracles on the judge's side only); each entry must still answer
-its exercise, so the list can only shrink, and nothing may join it.
+loop, no comprehension, a call to torch. Nothing else may answer.
 """
 
 import ast
 import json
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 from conftest import COURSE, ROOT
 
 from grader import edition
-from grader.checks import _digests
+from grader.checks import _digests, exercise_names
+from grader.checks._registry import registered
 
 # (exercise, "module:qualname") pairs that may pass: wrappers of a torch call.
 TORCH_WRAPPERS = {
@@ -73,23 +74,6 @@ TORCH_WRAPPERS = {
     ("coo_to_dense", "grader.checks.creating_tensors._oracle:torch_coo_to_dense"),
     # torch.autograd.grad of leaf.expand(grad.shape): torch's own backward of expand
     ("unbroadcast", "grader.checks.shape_ops_broadcasting._oracle:torch_unbroadcast"),
-}
-
-# Known violations, to be emptied (see the module docstring): oracles that compute answers.
-_ORACLE = "grader.checks.{}._oracle:{}".format
-SHIPPED_ORACLE_ANSWERS = {
-    ("graph_summary", _ORACLE("autograd", "reference_graph_summary")),  # walks the graph
-    ("running_mean_losses", _ORACLE("autograd", "torch_running_means")),  # cumsum / counts
-    ("train_only", _ORACLE("autograd", "torch_train_only")),  # the training loop itself
-    ("seeded_init", _ORACLE("creating_tensors", "torch_seeded_init")),  # one generator, randn
-    ("pack", _ORACLE("devices", "torch_pack")),  # the packing algorithm
-    ("unpack", _ORACLE("devices", "torch_unpack")),  # the unpacking algorithm
-    ("flatten_scores", _ORACLE("pitfalls", "torch_flatten_scores")),  # reshape, not view
-    ("linear_on_pixels", _ORACLE("pitfalls", "torch_linear_on_pixels")),  # the dtype fix
-    ("masked_mean", _ORACLE("pitfalls", "torch_masked_mean")),  # the mask arithmetic
-    ("swish_grads", _ORACLE("pitfalls", "torch_swish_grads")),  # the loss to differentiate
-    ("last_tokens", _ORACLE("shape_ops_broadcasting", "torch_last_tokens")),  # the indexing
-    ("source_index", _ORACLE("shape_ops_broadcasting", "torch_source_index")),  # arange trick
 }
 
 # Run in the edition's own interpreter process: argv[1] is the edition's folder.
@@ -153,10 +137,14 @@ _PROBE = textwrap.dedent(r'''
     from grader.checks._registry import registered
     names = exercise_names()
     entries = registered()  # a snapshot: a candidate cannot change what is checked
-    answers, tried, timeouts = [], 0, []
+    answers, tried, timeouts, unrunnable = [], 0, [], []
     for exercise in sorted(names):
         entry = entries[exercise]
         args = entry.examples()[0]
+        try:
+            entry.cases()  # a stored check's examples, as released
+        except BaseException as exc:  # noqa: BLE001
+            unrunnable.append(f"{exercise}: {type(exc).__name__}: {exc}")
         for label, fn in candidates:
             try:
                 inspect.signature(fn).bind(*args)
@@ -178,17 +166,20 @@ _PROBE = textwrap.dedent(r'''
                 answers.append([exercise, label])
     print(json.dumps({"modules": [m.__name__ for m in modules], "failed": failed,
                       "candidates": len(candidates), "tried": tried, "answers": answers,
-                      "timeouts": timeouts}))
+                      "timeouts": timeouts, "unrunnable": unrunnable}))
 ''')
 
 
-@pytest.fixture(scope="module")
-def probed(tmp_path_factory):
+def _edition(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("edition") / "tensor-anatomy-student"
     edition.build(COURSE, out, commit=False)
     # Judge the finite exercises' answers, not their form (see the docstring).
     (out / "grader" / "checks" / _digests.DIGESTS_FILE.name).write_text(
         _digests.DIGESTS_FILE.read_text(encoding="utf-8"), encoding="utf-8")
+    return out
+
+
+def _probe(out: Path, tmp_path_factory) -> dict:
     scratch = tmp_path_factory.mktemp("scratch")
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONSTARTUP")}
     env.update(PYTHONPATH=str(out), PYTHONSAFEPATH="1", HOME=str(scratch),
@@ -199,9 +190,15 @@ def probed(tmp_path_factory):
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+@pytest.fixture(scope="module")
+def probed(tmp_path_factory):
+    return _probe(_edition(tmp_path_factory), tmp_path_factory)
+
+
 def test_the_probe_sees_the_whole_edition(probed):
     assert probed["failed"] == []
     assert probed["timeouts"] == []  # a candidate that timed out was not judged
+    assert probed["unrunnable"] == []  # a check that cannot run judges nothing
     assert {"anatomy_widgets._layout", "anatomy_widgets._broadcast",
             "grader.checks.storage_strides._oracle"} <= set(probed["modules"])
     # Not vacuous: hundreds of functions, many of them given each exercise's examples.
@@ -210,15 +207,42 @@ def test_the_probe_sees_the_whole_edition(probed):
 
 def test_no_function_of_the_edition_passes_a_public_check(probed):
     answers = {tuple(pair) for pair in probed["answers"]}
-    unexpected = sorted(answers - TORCH_WRAPPERS - SHIPPED_ORACLE_ANSWERS)
+    unexpected = sorted(answers - TORCH_WRAPPERS)
     assert not unexpected, "functions a student can import that answer an exercise:\n" + \
         "\n".join(f"  {label} answers {exercise!r}" for exercise, label in unexpected)
 
 
-def test_the_known_exceptions_are_current(probed):
-    """Each listed pair still answers its exercise: a fixed one leaves its list."""
+def test_the_allowed_torch_wrappers_still_answer(probed):
+    """Each listed pair still answers its exercise: one that no longer does leaves the list."""
     answers = {tuple(pair) for pair in probed["answers"]}
-    assert sorted((TORCH_WRAPPERS | SHIPPED_ORACLE_ANSWERS) - answers) == []
+    assert sorted(TORCH_WRAPPERS - answers) == []
+
+
+# What the edition once shipped for unpack (grader/checks/devices/_oracle.py), an answer.
+_UNPACK = '''
+def torch_unpack(buffer, meta):
+    views = []
+    for dtype, shape, offset in meta:
+        nbytes = torch.Size(shape).numel() * dtype.itemsize
+        views.append(buffer[offset:offset + nbytes].view(dtype).view(shape))
+    return views
+'''
+
+
+def test_an_oracle_back_in_the_edition_is_found_by_its_stored_check(tmp_path_factory):
+    """Calibration: the judge's oracles, copied into an edition, answer every exercise whose
+    public check compares with stored answers. So those checks judge answers in the
+    edition, and an oracle that joins the edition again fails the test above."""
+    out = _edition(tmp_path_factory)
+    leaked = out / "grader" / "leaked"
+    shutil.copytree(ROOT / "grader" / "hidden" / "oracles", leaked,
+                    ignore=shutil.ignore_patterns("__init__.py", "__pycache__"))
+    (leaked / "__init__.py").write_text("", encoding="utf-8")
+    (leaked / "unpack.py").write_text("import torch\n" + _UNPACK, encoding="utf-8")
+    found = {exercise for exercise, label in _probe(out, tmp_path_factory)["answers"]
+             if label.startswith("grader.leaked.")}
+    exercise_names()
+    assert found == {name for name, entry in registered().items() if entry.stored}
 
 
 def test_the_allowed_torch_wrappers_only_wrap_torch():
