@@ -2,20 +2,28 @@
 
 One package per chapter, ``grader/checks/<chapter>/``. Its ``__init__``
 registers one public check per exercise with ``@public_check``; beside it, with
-the same names in every chapter that has them, ``_oracle.py`` (torch's truth),
-``_examples.py`` (examples the hidden checks reuse), ``_harnesses.py`` (code
-that runs next to the student's function) and, for pitfalls, ``_claims.py``.
-The modules beside the chapters (``_registry``, ``_local``, ``_digests``,
-``_finite_answers``) serve them all. ``check(fn)`` finds a check by the
-function's name, which is the exercise's name everywhere (lesson, solution,
-release, hidden checks).
+the same names in every chapter that has them, ``_oracle.py`` (torch's truth,
+where it is a torch call), ``_examples.py`` (examples the hidden checks reuse),
+``_harnesses.py`` (code that runs next to the student's function) and, for
+pitfalls, ``_claims.py``. The modules beside the chapters (``_registry``,
+``_local``, ``_digests``, ``_finite_answers``, ``_public_examples``) serve them
+all. ``check(fn)`` finds a check by the function's name, which is the
+exercise's name everywhere (lesson, solution, release, hidden checks).
+
+Nothing a student can import computes an answer. Where an exercise's truth is
+more than a torch call (its own idiom or algorithm), its oracle lives in
+``grader/hidden/oracles`` and its check is registered with ``stored=True``: the
+judge passes the oracle's truth on every input it draws, and ``check`` tries
+the public examples stored at release with their answers
+(``public_examples/``, ``_public_examples``).
 
 What runs where: ``check`` imports every chapter in the student's own kernel,
 so nothing a chapter's ``__init__`` imports may import hypothesis or anything
 under ``grader/hidden``. The judge imports these checks too, and alone imports
-``_finite_answers`` and ``pitfalls/_claims.py`` (they compute answers) and the
-hidden checks' strategies (``grader/hidden/strategies``). These checks are
-advice, not grades: grading re-runs hidden checks elsewhere.
+``_finite_answers`` and ``pitfalls/_claims.py`` (they compute answers), the
+oracles of ``grader/hidden/oracles`` and the hidden checks' strategies
+(``grader/hidden/strategies``). These checks are advice, not grades: grading
+re-runs hidden checks elsewhere.
 """
 
 import importlib

@@ -85,7 +85,9 @@ no browser.
    (the input, your result, torch's). An exercise you have not started says
    `not attempted yet`, and Run All goes on to the end. For exercises with a
    fixed set of answers ({withheld}) `check` tells you whether your answer has
-   the right form only: whether it is right is for the grader.
+   the right form only: whether it is right is for the grader. Where the
+   answer is an algorithm for you to write, `check` tries a fixed set of
+   examples whose expected results were stored when the course was released.
 4. Before you submit, **Validate** (the notebook's toolbar) runs the whole
    notebook in a fresh kernel and lists each test cell that fails, one line each.
 5. Your grade comes from hidden checks run by your instructor on many more

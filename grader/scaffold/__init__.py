@@ -67,9 +67,12 @@ def new_exercise(course: Course, assignment: str, name: str,
         Written(places["checks"], _checks_text(texts["checks"], name, number),
                 f"_{name}_examples and compare_{name}, registered with @public_check",
                 [f"_{name}_examples: return the argument tuples that check({name}) tries",
-                 f"compare_{name}(fn, ...): call fn, ask torch (an oracle in "
-                 f"grader/checks/{chapter}/_oracle.py if it is long), raise Mismatch with "
-                 "the input on a difference",
+                 f"compare_{name}(fn, ...): call fn, ask torch (a wrapped torch call in "
+                 f"grader/checks/{chapter}/_oracle.py), raise Mismatch with the input on a "
+                 "difference; a truth that takes more than a torch call is the answer: "
+                 f"its oracle goes in grader/hidden/oracles/{chapter}.py (ORACLES), the "
+                 "check is registered with stored=True and takes truth=, and `make "
+                 "release` stores its examples' answers",
                  "a fact that cannot cross the wire (a graph, a .grad, a callable) needs a "
                  "harness: grader/student/_harness.py; see fn.harness(...) in "
                  "grader/checks/autograd/__init__.py"]),
