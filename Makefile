@@ -63,6 +63,8 @@ release: setup
 # The course in other languages (course/zh-CN/, grader/translation): each catalogue refreshed
 # from its English lesson, then each lesson whose catalogue is complete written and run (one
 # at a time, under /tmp/lesson-exec.lock); fails while a catalogue has entries to translate.
+# The exercises too: exercises/zh-CN/po/ refreshed from solutions/, exercises/zh-CN/ released
+# by nbgrader after the lessons (a task links the translated lesson once there is one).
 translations: setup
 	$(PY) -m grader.translation update
 	$(PY) -m grader.translation build

@@ -82,6 +82,11 @@ class Course:
     def release_notebook(self, assignment: str) -> Path:
         return self._only_notebook(self.root / "exercises" / assignment)
 
+    def translated_release_notebooks(self, assignment: str) -> list[Path]:
+        """The released notebook of ``assignment`` in each other language,
+        ``exercises/<language>/<assignment>/`` (``grader.translation``)."""
+        return sorted((self.root / "exercises").glob(f"*/{assignment}/*.ipynb"))
+
     def submitted(self, student: str, assignment: str) -> Path:
         return self.instructor / "submitted" / student / assignment
 

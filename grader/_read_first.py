@@ -13,7 +13,7 @@ import json
 import re
 from pathlib import Path
 
-__all__ = ["KEY", "restated", "lesson_of", "sections"]
+__all__ = ["KEY", "lesson_of", "line", "restated", "sections", "without_line"]
 
 KEY = "tensor_anatomy"
 _LINE = re.compile(r"\n*^\*\*Read first:\*\*.*\Z", re.M | re.S)
@@ -39,16 +39,24 @@ def sections(lesson: dict) -> dict[str, str]:
     return found
 
 
-def _line(lesson_path: Path, cell_ids: list[str], titles: dict[str, str]) -> str:
+def line(lesson_link: str, cell_ids: list[str], titles: dict[str, str],
+         label: str = "**Read first:**") -> str:
+    """The Read-first line: ``label``, then a link to each of ``cell_ids`` in the lesson at
+    ``lesson_link`` (relative to the exercise), titled from ``titles`` (``sections``)."""
     unknown = [i for i in cell_ids if i not in titles]
     if unknown:
-        raise ValueError(f"{lesson_path.name} has no section heading in cell(s) {unknown}")
-    link = f"../../course/{lesson_path.name}#cell-id="
-    return "**Read first:** " + " · ".join(f"[{titles[i]}]({link}{i})" for i in cell_ids)
+        raise ValueError(f"{lesson_link} has no section heading in cell(s) {unknown}")
+    link = f"{lesson_link}#cell-id="
+    return f"{label} " + " · ".join(f"[{titles[i]}]({link}{i})" for i in cell_ids)
+
+
+def without_line(text: str) -> str:
+    """A task cell's text less its Read-first line (the author's words alone)."""
+    return _LINE.sub("", text.rstrip("\n"))
 
 
 def _with_line(text: str, line: str) -> str:
-    return _LINE.sub("", text.rstrip("\n")) + "\n\n" + line
+    return without_line(text) + "\n\n" + line
 
 
 def restated(nb: dict, lesson_path: Path) -> dict:
@@ -57,6 +65,7 @@ def restated(nb: dict, lesson_path: Path) -> dict:
     for cell in nb["cells"]:
         wanted = cell.get("metadata", {}).get(KEY, {}).get("read_first")
         if wanted:
-            text = _with_line(_text(cell), _line(lesson_path, wanted, titles))
+            link = f"../../course/{lesson_path.name}"
+            text = _with_line(_text(cell), line(link, wanted, titles))
             cell["source"] = text.splitlines(keepends=True)
     return nb

@@ -36,14 +36,15 @@ def _judge_and_store(nb: dict, assignment: str, folder: str, after=None) -> str 
     return None
 
 
-def _pending(batch: dict[str, tuple[dict, list[Path]]], folder: Path) -> dict:
+def _pending(batch: dict[str, tuple[dict, list[Path]]], folder: Path,
+             translations: dict[str, list[dict]]) -> dict:
     """key → (notebook, assignment, its submissions) to judge: no stored verdict yet,
     each code once."""
     pending = {}
     for assignment, (release, submissions) in batch.items():
         for path in submissions:
             try:
-                nb, _ = restored_submission(path, release)
+                nb, _ = restored_submission(path, release, translations.get(assignment, ()))
             except (OSError, ValueError, KeyError, TypeError, AttributeError):
                 continue  # triage reports it; nbgrader's own run says why
             if _verdicts.stored_verdict(folder, nb, assignment) is None:
@@ -128,10 +129,12 @@ def _completions(pending: dict, folder: Path, workers: int | None, scheduler: st
 
 def judge_batch(batch: dict[str, tuple[dict, list[Path]]], folder: Path,
                 workers: int | None = None, scheduler: str | None = None,
-                each_judged=None, when_judged=None) -> list[str]:
+                each_judged=None, when_judged=None,
+                translations: dict[str, list[dict]] | None = None) -> list[str]:
     """Judge what is not judged yet; return the failures (nbgrader will judge those again).
 
-    ``batch``: assignment → (its released notebook, the submitted notebooks).
+    ``batch``: assignment → (its released notebook, the submitted notebooks);
+    ``translations``: assignment → its released notebook in each other language.
     Callbacks run in this thread while the cluster judges the rest, so that
     nbgrader's steps (one core's work) overlap with judging instead of following it:
     ``each_judged(assignment, submissions)`` as each notebook's verdict is stored
@@ -140,7 +143,7 @@ def judge_batch(batch: dict[str, tuple[dict, list[Path]]], folder: Path,
     """
     each = each_judged or (lambda assignment, submissions: None)
     notify = when_judged or (lambda assignment: None)
-    pending = _pending(batch, folder)
+    pending = _pending(batch, folder, translations or {})
     left = collections.Counter(assignment for _, assignment, _ in pending.values())
     for assignment in batch:
         if not left[assignment]:

@@ -43,8 +43,11 @@ def _judge_ahead(course: Course, assignments: list[str], jobs: int | None,
     count = sum(len(paths) for _, paths in batch.values())
     print(f"judging {count} submission(s) of {', '.join(assignments)} in parallel", flush=True)
     started = time.monotonic()
+    translations = {a: [_notebook.load(p) for p in course.translated_release_notebooks(a)]
+                    for a in assignments}
     failures = judge_batch(batch, course.instructor / "verdicts", workers=jobs,
-                           scheduler=scheduler, each_judged=each_judged, when_judged=when_judged)
+                           scheduler=scheduler, each_judged=each_judged, when_judged=when_judged,
+                           translations=translations)
     print(f"judged in {time.monotonic() - started:.1f} s", flush=True)
     for failure in failures:
         print(f"  judged again by nbgrader: {failure}", file=sys.stderr)

@@ -103,7 +103,8 @@ class RestoreStructure(Preprocessor):
             f"{resources['nbgrader']['notebook']}.ipynb"
         # Restored already when it was judged ahead of nbgrader: not again.
         restored, changes = take_restored(submitted) or restore_structure(
-            nb, _notebook.load(course.release_notebook(assignment)))
+            nb, _notebook.load(course.release_notebook(assignment)),
+            [_notebook.load(p) for p in course.translated_release_notebooks(assignment)])
         for change in changes:
             self.log.warning("%s/%s: %s", resources["nbgrader"].get("student"), assignment, change)
         return nbformat.from_dict(restored), resources

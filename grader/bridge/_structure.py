@@ -63,13 +63,23 @@ def _signature(cell: dict) -> tuple:
         json.dumps(meta, sort_keys=True, default=str)
 
 
-class _Sorted:
-    """The student's cells sorted out against the release."""
+def _translated(fixed: set, translations) -> dict[tuple, tuple]:
+    """Signature of a grade or locked cell as a translated release has it → the English
+    cell's: a student given the assignment in another language leaves those untouched."""
+    english = {signature[2]: signature for signature in fixed}
+    return {signature: english[signature[2]] for translated in translations
+            for cell in translated["cells"] if _nbgrader(cell) is not None
+            and (signature := _signature(cell))[2] in english}
 
-    def __init__(self, submitted: dict, release: dict):
+
+class _Sorted:
+    """The student's cells sorted out against the release (and its translations)."""
+
+    def __init__(self, submitted: dict, release: dict, translations=()):
         self.answer_ids = _answer_ids(release)
         fixed = {_signature(c) for c in release["cells"]
                  if _nbgrader(c) is not None and _signature(c)[2] not in self.answer_ids}
+        translated = _translated(fixed, translations)
         self.answers, self.following, self.changed, anchor = {}, {}, 0, None
         for number, cell in enumerate(submitted.get("cells", [])):
             if not isinstance(cell, dict) or cell.get("cell_type") not in ("code", "markdown"):
@@ -82,8 +92,9 @@ class _Sorted:
                 self.answers[grade_id], anchor = _text(cell.get("source", "")), grade_id
             elif meta is None or grade_id in self.answers:  # a copied answer runs as plain code
                 self.following.setdefault(anchor, []).append(_plain(cell, number))
-            elif _signature(cell) in fixed:
-                fixed.discard(_signature(cell))  # an untouched grade or locked cell
+            elif translated.get(_signature(cell), _signature(cell)) in fixed:
+                # an untouched grade or locked cell, in English or as translated
+                fixed.discard(translated.get(_signature(cell), _signature(cell)))
             else:
                 self.changed += 1  # edited, retyped or forged: the release's copy is used
         self.changed += len(fixed)  # deleted ones come back from the release
@@ -104,9 +115,15 @@ def _note(changes: list[str]) -> dict:
     return {"cell_type": "markdown", "id": NOTE_ID, "metadata": {}, "source": text}
 
 
-def restore_structure(submitted: dict, release: dict) -> tuple[dict, list[str]]:
-    """The submission in the release's shape, and what had to change (for the student)."""
-    found = _Sorted(submitted, release)
+def restore_structure(submitted: dict, release: dict,
+                      translations=()) -> tuple[dict, list[str]]:
+    """The submission in the release's shape, and what had to change (for the student).
+
+    ``translations``: the release in other languages (``exercises/<language>/``), whose
+    Markdown and setup line differ: a cell as one of them has it is untouched.
+    The result is in the English release's shape, as the gradebook holds it, whatever
+    the submission's language (nbgrader would put back the English locked cells anyway)."""
+    found = _Sorted(submitted, release, translations)
     restored = copy.deepcopy(release)
     cells, preamble_done = [], False
     for cell in restored["cells"]:
@@ -136,11 +153,12 @@ def _identity(path: Path) -> tuple:
     return stat.st_ino, stat.st_size, stat.st_mtime_ns
 
 
-def restored_submission(path: Path, release: dict) -> tuple[dict, list[str]]:
+def restored_submission(path: Path, release: dict,
+                        translations=()) -> tuple[dict, list[str]]:
     """``restore_structure`` of the notebook at ``path``, kept for ``take_restored``."""
     path = Path(path).resolve()
     identity = _identity(path)
-    restored, changes = restore_structure(_notebook.load(path), release)
+    restored, changes = restore_structure(_notebook.load(path), release, translations)
     with _kept_lock:
         _kept[path] = identity, restored, changes
     return restored, changes

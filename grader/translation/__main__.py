@@ -1,12 +1,14 @@
 """``python -m grader.translation [--language L] {update,build,status}``: the three commands.
 
-    update [LESSON ...]   refresh every catalogue from its English lesson; start one for
-                          each LESSON named (a stem: 02_creating_tensors)
+    update [LESSON ...]   refresh every catalogue from its English lesson or assignment;
+                          start one for each LESSON named (a stem: 02_creating_tensors)
+                          and for each assignment named by --exercise
     build [--all]         write and run the lesson of each complete catalogue that changed
-                          (--all: every one)
+                          (--all: every one), then release the exercises of each complete
+                          exercise catalogue (exercises/<language>/, by nbgrader)
     status                what each catalogue lacks
 
-Without --language, every language with a catalogue folder (course/*/po).
+Without --language, every language with a catalogue folder (course/*/po, exercises/*/po).
 """
 
 import argparse
@@ -14,7 +16,7 @@ import sys
 
 from grader._course import Course
 
-from . import _build, _layout
+from . import _build, _exercises, _layout
 from ._catalogue import problems
 
 
@@ -25,6 +27,11 @@ def _status(course: Course, language: str) -> bool:
         found = problems(_build.load(lesson), catalog)
         print(f"{language}/{lesson.stem}: {found}")
         complete = complete and not found
+    for assignment, catalog in _exercises.catalogues(course, language).items():
+        nb = _build.load(course.source_notebook(assignment))
+        found = problems(_exercises.text_view(nb), catalog)
+        print(f"{language}/exercises/{assignment}: {found}")
+        complete = complete and not found
     return complete
 
 
@@ -33,8 +40,10 @@ def _parser() -> argparse.ArgumentParser:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--language", help="one language (default: every course/*/po)")
     commands = parser.add_subparsers(dest="command", required=True)
-    commands.add_parser("update").add_argument("lessons", nargs="*",
-                                               help="lessons to start a catalogue for")
+    update = commands.add_parser("update")
+    update.add_argument("lessons", nargs="*", help="lessons to start a catalogue for")
+    update.add_argument("--exercise", action="append", default=[], metavar="ASSIGNMENT",
+                        help="an assignment to start an exercise catalogue for")
     commands.add_parser("build").add_argument("--all", action="store_true",
                                               help="run every translated lesson again")
     commands.add_parser("status")
@@ -45,13 +54,19 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     course = Course.find()
     ok = True
-    for language in [args.language] if args.language else _layout.languages(course):
+    every = sorted({*_layout.languages(course), *_exercises.languages(course)})
+    for language in [args.language] if args.language else every:
         if args.command == "update":
-            for path in _build.update(course, language, tuple(args.lessons)):
+            for path in [*_build.update(course, language, tuple(args.lessons)),
+                         *_exercises.update(course, language, tuple(args.exercise))]:
                 print(f"updated {path.relative_to(course.root)}")
         elif args.command == "build":
             for path in _build.build(course, language, args.all):
                 print(f"built {path.relative_to(course.root)}")
+            # After the lessons: a task links the translated lesson once there is one.
+            if _exercises.complete(course, language):
+                ok = _exercises.release(course, language,
+                                        sorted(_exercises.complete(course, language))) == 0 and ok
         ok = _status(course, language) and ok
     # update leaves catalogues to translate; build and status fail on one left so.
     return 0 if ok or args.command == "update" else 1

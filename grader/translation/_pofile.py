@@ -45,7 +45,7 @@ def new(language: str, lesson: str) -> Catalog:
 
 
 def _without_format_flags(message: Message) -> Message:
-    say = ":" in (message.context or "")
+    say = (message.context or "").endswith(":say")  # not ``<cell id>:<name>.__doc__``
     message.flags -= {"python-format"} if say else _FORMAT_FLAGS
     return message
 
