@@ -122,8 +122,23 @@ MUTANTS = [
     Mutant(
         "a task's Read-first line, once written, keeps its titles when a section is renamed",
         "grader/_read_first.py",
-        (('    return _LINE.sub("", text.rstrip("\\n")) + "\\n\\n" + line',
+        (('    return without_line(text) + "\\n\\n" + line',
           '    return text if "**Read first:**" in text else text + "\\n\\n" + line  # MUTANT'),),
         ("tests/test_consistency.py::test_a_section_renamed_or_gone_is_caught",),
+    ),
+    Mutant(
+        "a submission of a translated notebook reads as tampered with (its cells not accepted)",
+        "grader/bridge/_structure.py",
+        (("        translated = _translated(fixed, translations)\n",
+          "        translated = {}  # MUTANT\n"),),
+        ("tests/test_translated_grading.py::"
+         "test_a_translated_notebook_is_restored_to_the_english_code",),
+    ),
+    Mutant(
+        "a translated release keeps the English docstrings",
+        "grader/translation/_exercises.py",
+        (("            cell[\"source\"] = _lines(with_docstrings(source(cell), wanted))\n",
+          "            cell[\"source\"] = _lines(source(cell))  # MUTANT\n"),),
+        ("tests/test_translated_exercises.py::test_the_translated_exercises_are_what_release_writes",),
     ),
 ]
