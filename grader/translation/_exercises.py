@@ -35,6 +35,7 @@ from pathlib import Path
 
 from babel.messages.catalog import Catalog
 
+from anatomy_widgets._language import ENVIRONMENT
 from grader import _read_first
 from grader._course import Course
 from grader.bridge._steps import with_scripts_on_path
@@ -47,9 +48,9 @@ __all__ = ["LANGUAGE_VARIABLE", "catalogue_path", "catalogues", "complete", "doc
            "language_line", "languages", "release", "release_folder", "text_view",
            "translated_source", "update"]
 
-# What a kernel reads to know its language (``anatomy_widgets._language``): a fetched
-# assignment leaves its language's folder behind, so the setup cell says it.
-LANGUAGE_VARIABLE = "TENSOR_ANATOMY_LANG"
+# What a kernel reads to know its language: a fetched assignment leaves its language's
+# folder behind, so the setup cell says it.
+LANGUAGE_VARIABLE = ENVIRONMENT
 SETUP_ID = "setup"  # the grade id of the cell every exercise runs after
 
 
