@@ -18,12 +18,14 @@ from dataclasses import dataclass, replace
 
 import torch
 
+from ._language import english, translate
+
 __all__ = ["Saved", "Leaf", "Node", "Graph", "graph_of", "values_text", "MAX_VALUES"]
 
 MAX_VALUES = 8  # a grad with more elements is described by its shape only
 _STALE = re.compile(r"is at version (\d+); expected version (\d+)")
 _FREED = "backward through the graph a second time"
-_UNKNOWN = "checked with a stale input, state unknown"
+_UNKNOWN = english("checked with a stale input, state unknown", "autograd")
 
 
 @dataclass(frozen=True)
@@ -48,15 +50,17 @@ class Saved:
     def mark(self) -> str:
         """The short text the drawing writes after the name."""
         if self.state == "freed":
-            return "freed by backward()"
+            return translate("freed by backward()", "autograd")
         if self.state == "none":
-            return "— (no gradient needed it)"
+            return translate("— (no gradient needed it)", "autograd")
         if self.state == "unreadable":  # the whole message is in the widget's error line
-            why = self.error or ""
-            return "unreadable: " + (why if len(why) <= 48 else why[:47] + "…")
+            why = translate(self.error or "", "autograd")  # torch's words stay torch's
+            return translate("unreadable: {why}", "autograd").format(
+                why=why if len(why) <= 48 else why[:47] + "…")
         where = f"{_shape_text(self.shape)} {self.dtype}, v{self.version}"
         if self.state == "stale":
-            return f"{where}, saved at v{self.saved_version} → stale"
+            return translate("{where}, saved at v{version} → stale", "autograd").format(
+                where=where, version=self.saved_version)
         return where
 
 
@@ -275,8 +279,10 @@ def graph_of(tensor: torch.Tensor, names: dict | None = None) -> Graph:
     root = f"{_shape_text(tuple(tensor.shape))} {_dtype_text(tensor.dtype)}"
     retained = _leaf(tensor, "root") if tensor.retains_grad else None
     if tensor.grad_fn is None:
-        why = "a leaf that requires grad" if tensor.requires_grad else "needs no grad"
-        return Graph(f"{root}: {why}, no backward graph", (), (), None)
+        why = (translate("{root}: a leaf that requires grad, no backward graph", "autograd")
+               if tensor.requires_grad else
+               translate("{root}: needs no grad, no backward graph", "autograd"))
+        return Graph(why.format(root=root), (), (), None)
     order, edges, untracked = _walk(tensor.grad_fn)
     variables = [getattr(n, "variable", None) for n in order]
     layer = _layers(len(order), edges, [v is not None for v in variables])

@@ -3,9 +3,10 @@
 One row per layer of ``Graph`` (every edge points down a row or more). Each node
 is a box: its class name in a coloured band, then one line per saved tensor, with
 its state written out ("stale", "freed by backward()"), never said by colour
-alone. Deterministic text, like the other pictures: integer coordinates, no ids.
-Boxes carry ``data-node``/``data-name``, saved lines ``data-saved``/``data-state``,
-so tests read the drawing back.
+alone, in the kernel's language (``translate``, context "autograd"). Deterministic
+text, like the other pictures: integer coordinates, no ids. Boxes carry
+``data-node``/``data-name``, saved lines ``data-saved``/``data-state``, so tests read
+the drawing back.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from html import escape
 from ._autograd import Graph, Node
 from ._contrast import BACKGROUND, ERROR_INK, INK, UNREAD_INK, ink_on
 from ._labels import text_width
+from ._language import translate
 
 __all__ = ["graph_svg", "summary", "BANDS", "LINE_INKS"]
 
@@ -27,12 +29,18 @@ LINE_INKS = {"ok": INK, "none": UNREAD_INK, "freed": UNREAD_INK, "stale": ERROR_
 _MIN_BOX = 150
 
 
-def summary(graph: Graph) -> str:
-    """One line for the picture's name and the widget's repr: counts only, deterministic."""
+def summary(graph: Graph, lang: str | None = None) -> str:
+    """One line for the picture's name and the widget's repr: counts only, deterministic;
+    in ``lang`` (default: the kernel's language; the repr's is English)."""
     counts = {state: len(graph.saved(state)) for state in ("ok", "stale", "freed")}
-    saved = sum(counts.values())
-    text = f"autograd graph of {graph.root}: {len(graph.nodes)} nodes, {saved} saved tensors"
-    extra = [f"{counts[s]} {s}" for s in ("stale", "freed") if counts[s]]
+    text = translate("autograd graph of {root}: {nodes} nodes, {saved} saved tensors",
+                     "autograd", lang).format(root=graph.root, nodes=len(graph.nodes),
+                                              saved=sum(counts.values()))
+    extra = []
+    if counts["stale"]:
+        extra.append(translate("{count} stale", "autograd", lang).format(count=counts["stale"]))
+    if counts["freed"]:
+        extra.append(translate("{count} freed", "autograd", lang).format(count=counts["freed"]))
     return text + (f" ({', '.join(extra)})" if extra else "")
 
 
@@ -41,23 +49,25 @@ def _lines(node: Node) -> list[tuple[str, str, str, str | None]]:
     lines = []
     if node.leaf is not None:
         leaf = node.leaf
-        name = leaf.name or "leaf"
+        name = leaf.name or translate("leaf", "autograd")
         lines.append((f"{name}: {_shape(leaf.shape)} {leaf.dtype}, v{leaf.version}", INK, "var",
                       None))  # fmt: skip
         lines.append((f"grad: {leaf.grad}", INK if leaf.grad else UNREAD_INK, "grad", None))
     if node.output is not None:
         out = node.output
-        lines.append((f"makes {out.name}: {_shape(out.shape)}", INK, "output", None))
+        lines.append((translate("makes {name}: {shape}", "autograd").format(
+            name=out.name, shape=_shape(out.shape)), INK, "output", None))
         if out.grad is not None:
             lines.append((f"{out.name}.grad: {out.grad}", INK, "grad", None))
+    saved_line = translate("saved {which}: {mark}", "autograd")
     for saved in node.saved:
         which = f"{saved.name} ({saved.of})" if saved.of else saved.name
-        lines.append((f"saved {which}: {saved.mark()}", LINE_INKS[saved.state], saved.state,
-                      saved.name))  # fmt: skip
+        lines.append((saved_line.format(which=which, mark=saved.mark()), LINE_INKS[saved.state],
+                      saved.state, saved.name))  # fmt: skip
     lines += [(f"{name} = {value}", INK, "attr", None) for name, value in node.attrs]
     if node.untracked:
-        lines.append((f"+{node.untracked} input(s) needing no grad", UNREAD_INK, "untracked",
-                      None))  # fmt: skip
+        lines.append((translate("+{count} input(s) needing no grad", "autograd").format(
+            count=node.untracked), UNREAD_INK, "untracked", None))
     return lines
 
 
@@ -142,7 +152,7 @@ def _box(node: Node, box) -> str:
 def graph_svg(graph: Graph) -> str:
     """The whole picture, named for screen readers (``role="img"``, ``aria-label``, ``<title>``)."""
     boxes, width, height = _positions(graph)
-    title = f"grad_fn graph of {graph.root}"
+    title = translate("grad_fn graph of {root}", "autograd").format(root=graph.root)
     width = max(width, int(text_width(title, 12)) + 2 * MARGIN)
     if not graph.nodes:
         height = MARGIN + 30

@@ -3,7 +3,8 @@
 The graph is read when the widget is made and on Refresh, never behind the
 student's back: an in-place change shows up (as a stale saved tensor) once they
 press Refresh. ``backward()`` is the real call on the real tensor, so its
-effects (grads, freed buffers) and its errors are torch's own.
+effects (grads, freed buffers) and its errors are torch's own. Its words are in the
+kernel's language (``translate``, context "autograd"); its repr is English.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import ipywidgets as widgets
 from ._autograd import Graph, graph_of
 from ._autograd_svg import graph_svg, summary
 from ._controls import StaticFallback, info_html, static_html
+from ._language import translate
 
 __all__ = ["AutogradGraph", "graph_lines"]
 
@@ -20,16 +22,20 @@ __all__ = ["AutogradGraph", "graph_lines"]
 def graph_lines(graph: Graph) -> list[str]:
     """What the picture says, in sentences (the same facts, for readers of text)."""
     lines = []
+    stale = translate("{node} saved {saved} at version {then}; it is now at version {now}: "
+                      "backward() will raise", "autograd")
     for node, saved in graph.saved("stale"):
-        lines.append(f"{node.name} saved {saved.name} at version {saved.saved_version}; it is "
-                     f"now at version {saved.version}: backward() will raise")  # fmt: skip
+        lines.append(stale.format(node=node.name, saved=saved.name, then=saved.saved_version,
+                                  now=saved.version))
     freed = graph.saved("freed")
     if freed:
-        lines.append(f"{len(freed)} saved tensor(s) freed by backward(): a second backward "
-                     "raises unless the first had retain_graph=True")  # fmt: skip
+        lines.append(translate("{count} saved tensor(s) freed by backward(): a second backward "
+                               "raises unless the first had retain_graph=True",
+                               "autograd").format(count=len(freed)))
     if graph.retained is not None:
         lines.append(f"root.grad: {graph.retained.grad}")
-    return lines or ["every saved tensor is as it was saved: backward() can run"]
+    return lines or [translate("every saved tensor is as it was saved: backward() can run",
+                               "autograd")]
 
 
 class AutogradGraph(StaticFallback, widgets.VBox):
@@ -47,15 +53,17 @@ class AutogradGraph(StaticFallback, widgets.VBox):
         # Each description is its control's accessible name. No icons: an icon font's glyph
         # (CSS generated content) would become part of the button's name.
         self.refresh_button = widgets.Button(
-            description="Refresh", tooltip="read the tensor's graph again"
+            description=translate("Refresh", "autograd"),
+            tooltip=translate("read the tensor's graph again", "autograd"),
         )
         self.backward_button = widgets.Button(
-            description="backward()", tooltip="call backward() on the root tensor"
+            description="backward()",
+            tooltip=translate("call backward() on the root tensor", "autograd"),
         )
         self.retain_box = widgets.Checkbox(
             value=False,
             description="retain_graph",
-            tooltip="keep the saved tensors for another backward",
+            tooltip=translate("keep the saved tensors for another backward", "autograd"),
         )
         self.drawing = widgets.HTML(layout=widgets.Layout(overflow="auto"))
         self.refresh_button.on_click(lambda _: self.refresh())
@@ -79,7 +87,7 @@ class AutogradGraph(StaticFallback, widgets.VBox):
         return self._svg
 
     def __repr__(self) -> str:
-        text = f"AutogradGraph({summary(self._graph)})"
+        text = f"AutogradGraph({summary(self._graph, 'en')})"
         return text + (f"\nbackward() raised: {self._error}" if self._error else "")
 
     def static_html(self) -> str:
@@ -101,7 +109,8 @@ class AutogradGraph(StaticFallback, widgets.VBox):
         except Exception as e:  # noqa: BLE001 - whatever torch (or a custom backward) raised
             self._error = f"{type(e).__name__}: {e}"
             # The error replaces the picture: the graph did not change, the call failed.
-            self._svg, self._info = "", info_html([], f"backward() raised {self._error}")
+            said = translate("backward() raised {error}", "autograd").format(error=self._error)
+            self._svg, self._info = "", info_html([], said)
             self.drawing.value = self._info
             return
         self.refresh()

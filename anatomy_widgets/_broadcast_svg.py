@@ -3,7 +3,8 @@
 Deterministic like ``_svg``: each dim box carries ``data-operand``, ``data-dim``
 (negative, counted from the right) and ``data-role`` so tests can read it back.
 Boxes and the name column widen to their longest label, so a size such as
-``(1)→1000`` never spills out of its box (widths from ``_labels``' estimate).
+``(1)→1000`` never spills out of its box (widths from ``_labels``' estimate). Words
+are in the kernel's language (``translate``, context "broadcast").
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from html import escape
 
 from ._broadcast import Alignment
 from ._contrast import BACKGROUND, INK
-from ._labels import CHAR_EM, PAD, fit_font
+from ._labels import CHAR_EM, PAD, columns, fit_font
+from ._language import english, translate
 
 __all__ = ["alignment_svg", "ROLE_STYLE", "ROLE_WORDS"]
 
@@ -30,13 +32,14 @@ ROLE_STYLE = {
 }
 # Said by each box's tooltip (and screen readers): colour alone must not carry the meaning.
 ROLE_WORDS = {
-    "kept": "kept as it is",
-    "stretched": "size 1, stretched (stride 0)",
-    "new": "no such dim: acts as size 1, stretched (stride 0)",
-    "clash": "clashes: sizes must be equal, or 1",
-    "result": "the result's size",
-    "unknown": "no result: the sizes clash",
+    "kept": english("kept as it is", "broadcast"),
+    "stretched": english("size 1, stretched (stride 0)", "broadcast"),
+    "new": english("no such dim: acts as size 1, stretched (stride 0)", "broadcast"),
+    "clash": english("clashes: sizes must be equal, or 1", "broadcast"),
+    "result": english("the result's size", "broadcast"),
+    "unknown": english("no result: the sizes clash", "broadcast"),
 }
+_RESULT = "result"  # the result row's data-operand
 
 
 def _text(x: int, y: int, text: str, size: int = 12, anchor: str = "start") -> str:
@@ -55,17 +58,20 @@ def _box_label(size: int | None, role: str, result: int | None) -> str:
 
 
 def _width_for(text: str, font: int, least: int) -> int:
-    return max(least, math.ceil(len(text) * CHAR_EM * font) + 2 * PAD + 8)
+    return max(least, math.ceil(columns(text) * CHAR_EM * font) + 2 * PAD + 8)
 
 
 def _box(x: int, y: int, width: int, where: tuple[str, int], role: str, label: str) -> str:
     fill, stroke, dash = ROLE_STYLE[role]
     operand, dim = where
     w, h = width - 6, _CELL_H - 6
-    font = fit_font(len(label), w, h, _BOX_FONT) or _BOX_FONT  # columns are sized to fit
+    font = fit_font(columns(label), w, h, _BOX_FONT) or _BOX_FONT  # columns are sized to fit
+    shown = translate("result", "broadcast") if operand == _RESULT else operand
+    title = translate("{operand}, dim {dim}: {label}, {role}", "broadcast").format(
+        operand=shown, dim=dim, label=label, role=translate(ROLE_WORDS[role], "broadcast"))
     return (
         f'<g class="dim {role}" data-operand="{operand}" data-dim="{dim}" data-role="{role}">'
-        f"<title>{escape(operand)}, dim {dim}: {escape(label)}, {ROLE_WORDS[role]}</title>"
+        f"<title>{escape(title, quote=False)}</title>"
         f'<rect x="{x}" y="{y}" width="{w}" height="{h}" rx="4" '
         f'fill="{fill}" stroke="{stroke}" stroke-width="2"{dash}/>'
         f"{_text(x + w // 2, y + h // 2 + font * 35 // 100, label, font, 'middle')}</g>"
@@ -80,7 +86,7 @@ def _grid(alignment: Alignment, names) -> tuple[list[list[tuple]], list[int]]:
          for d, (size, role) in enumerate(zip(row, roles))]
         for name, row, roles in zip(names, alignment.rows, alignment.roles)
     ]  # fmt: skip
-    rows.append([("result", "unknown", "✗") if n is None else ("result", "result", str(n))
+    rows.append([(_RESULT, "unknown", "✗") if n is None else (_RESULT, "result", str(n))
                  for n in alignment.result])  # fmt: skip
     widths = [max(_width_for(row[d][2], _BOX_FONT, _CELL_W) for row in rows) for d in range(ndim)]
     return rows, widths
@@ -92,11 +98,13 @@ def alignment_svg(alignment: Alignment, names, shapes) -> str:
     rows, widths = _grid(alignment, names)
     clash = None in alignment.result
     titles = [f"{name}  {tuple(shape)}" for name, shape in zip(names, shapes)]
-    titles.append("result: no shape" if clash else f"result  {tuple(alignment.result)}")
+    titles.append(translate("result: no shape", "broadcast") if clash else
+                  translate("result  {shape}", "broadcast").format(shape=tuple(alignment.result)))
     left = max(_width_for(t, _NAME_FONT, _LABEL_W) for t in titles)
     xs = [left + sum(widths[:d]) for d in range(ndim)]
     width = left + max(sum(widths), _CELL_W) + 8
-    parts = [_text(x + w // 2 - 3, 14, f"dim {d - ndim}", 11, "middle")
+    dim = translate("dim {dim}", "broadcast")
+    parts = [_text(x + w // 2 - 3, 14, dim.format(dim=d - ndim), 11, "middle")
              for d, (x, w) in enumerate(zip(xs, widths))]  # fmt: skip
     y = 22
     for k, (title, row) in enumerate(zip(titles, rows)):
@@ -112,7 +120,7 @@ def alignment_svg(alignment: Alignment, names, shapes) -> str:
 
 
 def _svg(width: int, height: int, parts, label: str) -> str:
-    name = escape(f"broadcasting: {label}")
+    name = escape(translate("broadcasting: {shapes}", "broadcast").format(shapes=label))
     head = (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="ta-broadcast" width="{width}" '
         f'height="{height}" viewBox="0 0 {width} {height}" '

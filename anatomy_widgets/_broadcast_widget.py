@@ -1,7 +1,8 @@
 """The broadcasting widget: two or three shapes, aligned from the right, and what torch does.
 
 Like the memory widget it is plain ipywidgets; the class holds state and wires
-controls, the sentences below are pure functions of the shapes.
+controls, the sentences below are pure functions of the shapes, in the kernel's
+language (``translate``, context "broadcast"; torch's own messages stay torch's).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from ._broadcast import Alignment, BroadcastError, align, broadcast_shapes, broa
 from ._broadcast import expand_strides as _expand_strides
 from ._broadcast_svg import alignment_svg
 from ._controls import StaticFallback, format_ints, info_html, parse_ints, static_html
+from ._language import translate
 from ._layout import new_meta as _new_meta
 
 __all__ = ["Broadcast", "broadcast_lines", "example_lines"]
@@ -29,39 +31,41 @@ def broadcast_lines(shapes, strides, alignment: Alignment) -> list[str]:
         result = broadcast_shapes(*shapes)
     except BroadcastError as e:
         return _clash_lines(names, alignment) + [
-            f"torch.broadcast_shapes says: {e}",
-            f"{' + '.join(names)} says: {e.operator_message}",
+            translate("torch.broadcast_shapes says: {message}", "broadcast").format(message=e),
+            translate("{operation} says: {message}", "broadcast").format(
+                operation=" + ".join(names), message=e.operator_message),
         ]
-    lines = [f"result shape: {result}"]
+    lines = [translate("result shape: {result}", "broadcast").format(result=result)]
     for name, shape, stride, roles in zip(names, shapes, strides, alignment.roles):
         if "stretched" in roles or "new" in roles:
             try:
                 if stride is None:
-                    raise ValueError(f"torch cannot make a tensor of shape {tuple(shape)}")
+                    raise ValueError(translate("torch cannot make a tensor of shape {shape}",
+                                               "broadcast").format(shape=tuple(shape)))
                 expanded = _expand_strides(shape, stride, result)
             except ValueError as e:  # more elements than torch can count (int64)
                 lines.append(f"{name}.expand{result}: {e}")
                 continue
-            lines.append(
-                f"{name}.expand{result}: stride {expanded} — stride 0 in a dim means every "
-                "index there reads the same cells: nothing is copied"
-            )
+            lines.append(translate(
+                "{name}.expand{result}: stride {stride} — stride 0 in a dim means every index "
+                "there reads the same cells: nothing is copied", "broadcast").format(
+                name=name, result=result, stride=expanded))
         else:
-            lines.append(f"{name} already has shape {result}: used as it is")
+            lines.append(translate("{name} already has shape {result}: used as it is",
+                                   "broadcast").format(name=name, result=result))
     return lines
 
 
 def _clash_lines(names, alignment: Alignment) -> list[str]:
     ndim = len(alignment.result)
+    has = translate("{name} has {size}", "broadcast")
+    clash = translate("does not broadcast: in dim {dim}, {sizes}: sizes must be equal, or 1",
+                      "broadcast")
     lines = []
     for dim in alignment.clash_dims:
-        sizes = [
-            f"{name} has {row[ndim + dim]}"
-            for name, row in zip(names, alignment.rows)
-            if row[ndim + dim] not in (None, 1)
-        ]
-        lines.append(f"does not broadcast: in dim {dim}, " + ", ".join(sizes)
-                     + ": sizes must be equal, or 1")  # fmt: skip
+        sizes = [has.format(name=name, size=row[ndim + dim])
+                 for name, row in zip(names, alignment.rows) if row[ndim + dim] not in (None, 1)]
+        lines.append(clash.format(dim=dim, sizes=", ".join(sizes)))
     return lines
 
 
@@ -72,13 +76,16 @@ def example_lines(shapes) -> list[str]:
     except BroadcastError:
         return []
     if math.prod(result) > _MAX_EXAMPLE or max(map(math.prod, shapes)) > _MAX_EXAMPLE:
-        return [f"(values shown for up to {_MAX_EXAMPLE} elements)"]
+        return [translate("(values shown for up to {most} elements)", "broadcast").format(
+            most=_MAX_EXAMPLE)]
     total = broadcast_values([0] * math.prod(result), result, result)
+    stretched_to = translate("{name} = {values}  stretched to {result}: {stretched}", "broadcast")
     lines = []
     for k, (name, shape) in enumerate(zip(NAMES, shapes)):
         values = [v * 10**k for v in range(math.prod(shape))]  # a: 0 1 2.., b: 0 10 20..
         stretched = broadcast_values(values, shape, result)
-        lines.append(f"{name} = {_nested(values, shape)}  stretched to {result}: {stretched}")
+        lines.append(stretched_to.format(name=name, values=_nested(values, shape), result=result,
+                                         stretched=stretched))
         total = _add(total, stretched)
     return lines + [f"{' + '.join(NAMES[: len(shapes)])} = {total}"]
 
@@ -112,12 +119,13 @@ class Broadcast(StaticFallback, widgets.VBox):
         text = dict(continuous_update=False, layout=widgets.Layout(width="220px"))
         # Each description is its control's accessible name (a <label for=…> in the page).
         self.boxes = [
-            widgets.Text(description=f"{name} shape", tooltip=_tip(name), **text) for name in NAMES
+            widgets.Text(description=_label(name), tooltip=_tip(name), **text) for name in NAMES
         ]
         for box, shape in zip(self.boxes, self._shapes):
             box.value = format_ints(shape)
         self.values_box = widgets.Checkbox(
-            value=values, description="show example values", tooltip="add a worked example"
+            value=values, description=translate("show example values", "broadcast"),
+            tooltip=translate("add a worked example", "broadcast"),
         )
         self.drawing = widgets.HTML(layout=widgets.Layout(overflow="auto"))
         for control in (*self.boxes, self.values_box):
@@ -180,7 +188,7 @@ class Broadcast(StaticFallback, widgets.VBox):
 
     def _on_change(self, change) -> None:
         try:
-            typed = [parse_ints(box.value, f"{n} shape") for n, box in zip(NAMES, self.boxes)]
+            typed = [parse_ints(box.value, _label(n)) for n, box in zip(NAMES, self.boxes)]
             _check_sizes(typed)
         except ValueError as e:
             self._parse_error = str(e)
@@ -195,17 +203,25 @@ class Broadcast(StaticFallback, widgets.VBox):
         self.redraw()
 
 
+def _label(name: str) -> str:
+    return translate("{name} shape", "broadcast").format(name=name)
+
+
 def _tip(name: str) -> str:
-    optional = ", or empty for none" if name == "c" else ""
-    return f"shape of operand {name}, e.g. 3, 1{optional}"
+    if name == "c":
+        return translate("shape of operand {name}, e.g. 3, 1, or empty for none",
+                         "broadcast").format(name=name)
+    return translate("shape of operand {name}, e.g. 3, 1", "broadcast").format(name=name)
 
 
 def _check_sizes(shapes) -> None:
     for shape in shapes:
         if any(n < 0 for n in shape):
-            raise ValueError(f"sizes must be non-negative, got {shape}")
+            raise ValueError(translate("sizes must be non-negative, got {shape}",
+                                       "broadcast").format(shape=shape))
         if len(shape) > 6:
-            raise ValueError(f"this widget draws up to 6 dims; got {len(shape)}")
+            raise ValueError(translate("this widget draws up to {most} dims; got {ndim}",
+                                       "broadcast").format(most=6, ndim=len(shape)))
 
 
 def _reason(shapes) -> str | None:

@@ -15,6 +15,7 @@ import re
 from html import escape
 
 from ._contrast import BACKGROUND, ERROR_INK, INK
+from ._language import translate
 from ._layout import new_meta
 
 __all__ = [
@@ -33,7 +34,8 @@ def parse_ints(text: str, what: str) -> tuple[int, ...]:
         return tuple(int(part) for part in _SEPARATORS.split(inner) if part)
     except ValueError:
         raise ValueError(
-            f"{what}: expected whole numbers separated by commas, got {text!r}"
+            translate("{what}: expected whole numbers separated by commas, got {text!r}",
+                      "widgets").format(what=what, text=text)
         ) from None
 
 

@@ -2,17 +2,21 @@
 
 The pictures name a monospace font (DejaVu Sans Mono first), whose every glyph,
 digits, arrows and ``…`` included, advances 0.602 em; 0.62 leaves a margin for a
-fallback font. A label that cannot be read at ``MIN_FONT`` is not drawn at all: its
-cell's ``<title>`` (a hover tooltip, and what a screen reader says) carries it.
+fallback font. A Chinese character (from a fallback font: DejaVu has none) is as wide as
+two of them, so widths count ``columns``, not characters. A label that cannot be read at
+``MIN_FONT`` is not drawn at all: its cell's ``<title>`` (a hover tooltip, and what a
+screen reader says) carries it.
 """
 
 from __future__ import annotations
 
 import math
+import unicodedata
 from functools import lru_cache
 
 __all__ = [
-    "CHAR_EM", "MIN_FONT", "PAD", "text_width", "fit_font", "fit_text", "box_for", "centred_text",
+    "CHAR_EM", "MIN_FONT", "PAD", "columns", "text_width", "fit_font", "fit_text", "box_for",
+    "centred_text",
 ]  # fmt: skip
 
 CHAR_EM = 0.62
@@ -20,9 +24,16 @@ MIN_FONT = 7  # px; smaller digits are a blur on a 96 dpi screen
 PAD = 2  # px kept clear on each side of a label inside its box
 
 
+def columns(text: str) -> int:
+    """Monospace columns ``text`` takes: two for a wide (CJK) character, one for any other."""
+    if text.isascii():  # English: every label of the English pictures, at no cost
+        return len(text)
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
 def text_width(text: str, font: int) -> float:
     """Estimated width in px of ``text`` at ``font`` px in the pictures' monospace font."""
-    return len(text) * CHAR_EM * font
+    return columns(text) * CHAR_EM * font
 
 
 @lru_cache(maxsize=1024)
@@ -39,11 +50,19 @@ def fit_text(text: str, width: int, height: int, largest: int = 12) -> tuple[str
 
     Only for words, never for numbers: a cut number would read as another number.
     """
-    font = fit_font(len(text), width, height, largest)
+    font = fit_font(columns(text), width, height, largest)
     if font:
         return text, font
-    keep = math.floor((width - 2 * PAD) / (CHAR_EM * MIN_FONT)) - 1
-    return (text[: max(keep, 0)] + "…", MIN_FONT) if keep > 0 else ("", 0)
+    keep = math.floor((width - 2 * PAD) / (CHAR_EM * MIN_FONT)) - 1  # columns
+    if keep <= 0:
+        return "", 0
+    cut = used = 0
+    for character in text:
+        used += columns(character)
+        if used > keep:
+            break
+        cut += 1
+    return text[:cut] + "…", MIN_FONT
 
 
 def box_for(length: int, largest_box: int) -> int:

@@ -29,8 +29,8 @@ import re
 from functools import cache
 from pathlib import Path
 
-__all__ = ["ENGLISH", "ENVIRONMENT", "SAY", "language", "languages", "read_po", "say",
-           "translate", "words"]
+__all__ = ["ENGLISH", "ENVIRONMENT", "SAY", "english", "language", "languages", "read_po",
+           "say", "translate", "words"]
 
 ENVIRONMENT = "TENSOR_ANATOMY_LANG"
 ENGLISH = "en"
@@ -151,6 +151,14 @@ def translate(text: str, context: str, lang: str | None = None) -> str:
         return text
     table = _said(lang) if context == SAY else _runtime(lang).get(context, {})
     return table.get(text, text)
+
+
+def english(text: str, context: str) -> str:
+    """``text`` itself: marks English runtime text kept in a table (a dict of labels) that is
+    translated where it is shown, ``translate(TABLE[key], context)`` (gettext's
+    ``gettext_noop``); the catalogue's tools find it by this call, as they find
+    ``translate``'s literals."""
+    return text
 
 
 def words(template: str, **values) -> str:

@@ -1,7 +1,9 @@
 """Pure descriptions for the memory layout widget: what to draw and what to say.
 
 The widget class only holds state; these functions turn a state (a layout, an
-optional base layout, a selected index) into panels, sentences and a repr.
+optional base layout, a selected index) into panels, sentences and a repr. The
+sentences are in the kernel's language (``translate``, context "memory"); the repr
+and the presets' names (torch's words) are not.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from collections.abc import Callable
 
 import torch
 
+from ._language import translate
 from ._layout import (
     MAX_DIMS,
     Layout,
@@ -72,11 +75,14 @@ def drawing_error(layout: Layout) -> str | None:
     reason = bounds_error(layout)
     if reason and reason.startswith("setStorage"):
         # Quoted verbatim, so students can match it to torch's; it alone counts bytes.
-        return f"as_strided refuses this layout (torch's words, storage sizes in bytes): {reason}"
+        return translate("as_strided refuses this layout (torch's words, storage sizes in "
+                         "bytes): {reason}", "memory").format(reason=reason)
     if reason:
-        return f"as_strided refuses this layout: {reason}"
+        return translate("as_strided refuses this layout: {reason}", "memory").format(
+            reason=reason)
     if layout.ndim > MAX_DIMS:
-        return f"this widget draws up to {MAX_DIMS} dims; got {layout.ndim}"
+        return translate("this widget draws up to {most} dims; got {ndim}", "memory").format(
+            most=MAX_DIMS, ndim=layout.ndim)
     return None
 
 
@@ -98,11 +104,12 @@ def layout_repr(layout: Layout) -> str:
 def describe(layout: Layout, selected=None, name: str = "x") -> list[str]:
     """Sentences under the drawing: contiguity, overlap, elision, the selected address."""
     kind = overlap_kind(layout)
-    lines = [
-        f"{layout.numel:,} element{'' if layout.numel == 1 else 's'} · "
-        f"contiguous: {is_contiguous(layout)} · "
-        f"elements sharing a storage cell: {_overlap_words(kind)}"
-    ]
+    first = (translate("{count:,} element · contiguous: {contiguous} · elements sharing a "
+                       "storage cell: {overlap}", "memory") if layout.numel == 1 else
+             translate("{count:,} elements · contiguous: {contiguous} · elements sharing a "
+                       "storage cell: {overlap}", "memory"))
+    lines = [first.format(count=layout.numel, contiguous=is_contiguous(layout),
+                          overlap=_overlap_words(kind))]
     if layout.numel <= 4096 and kind == "overlapping":
         lines.extend(_overlap_lines(layout))
     if selected is not None:
@@ -111,43 +118,49 @@ def describe(layout: Layout, selected=None, name: str = "x") -> list[str]:
     elided = [d for d, n in enumerate(layout.shape) if n > slots_per_dim(layout.ndim)]
     if elided:
         dims = ", ".join(str(d) for d in elided)
-        lines.append(
-            f"too big to draw whole: {'dims' if len(elided) > 1 else 'dim'} {dims} "
-            f"{'show their' if len(elided) > 1 else 'shows its'} first and last indices "
-            "around '…' (nothing was allocated or read)"
-        )
+        sentence = (translate("too big to draw whole: dims {dims} show their first and last "
+                              "indices around '…' (nothing was allocated or read)", "memory")
+                    if len(elided) > 1 else
+                    translate("too big to draw whole: dim {dims} shows its first and last "
+                              "indices around '…' (nothing was allocated or read)", "memory"))
+        lines.append(sentence.format(dims=dims))
     return lines
 
 
 def _overlap_words(kind: str) -> str:
-    return {"none": "none", "overlapping": "yes", "unknown": "cannot tell from strides alone"}[kind]
+    if kind == "none":
+        return translate("none", "memory")
+    if kind == "overlapping":
+        return translate("yes", "memory")
+    return translate("cannot tell from strides alone", "memory")
 
 
 def _overlap_lines(layout: Layout) -> list[str]:
     shared = sorted(overlapping_elements(layout).items())
-    lines = [
-        f"storage[{p}] is read by " + ", ".join(str(list(i)) for i in indices)
-        for p, indices in shared[:_MAX_LISTED_OVERLAPS]
-    ]
+    read_by = translate("storage[{position}] is read by {indices}", "memory")
+    lines = [read_by.format(position=p, indices=", ".join(str(list(i)) for i in indices))
+             for p, indices in shared[:_MAX_LISTED_OVERLAPS]]
     if len(shared) > _MAX_LISTED_OVERLAPS:
-        lines.append(f"... and {len(shared) - _MAX_LISTED_OVERLAPS} more shared cells")
+        lines.append(translate("... and {more} more shared cells", "memory").format(
+            more=len(shared) - _MAX_LISTED_OVERLAPS))
     return lines
 
 
 def _address_line(layout: Layout, selected, name: str) -> str:
     index = ", ".join(str(i) for i in selected)
-    return f"{name}[{index}] → offset + Σ index·stride = {address_formula(layout, selected)}"
+    return translate("{name}[{index}] → offset + Σ index·stride = {formula}", "memory").format(
+        name=name, index=index, formula=address_formula(layout, selected))
 
 
 def _bytes_line(layout: Layout, selected, name: str) -> str:
     """The one line in bytes (every other counts elements): torch's own unit for storage."""
-    line = (
-        f"in bytes: itemsize {layout.itemsize}, storage {layout.storage_size * layout.itemsize:,}"
-    )
+    line = translate("in bytes: itemsize {itemsize}, storage {nbytes:,}", "memory").format(
+        itemsize=layout.itemsize, nbytes=layout.storage_size * layout.itemsize)
     if selected is not None:
         start = storage_position(layout, selected) * layout.itemsize
         index = ", ".join(str(i) for i in selected)
-        line += f", {name}[{index}] starts at byte {start:,}"
+        line += translate(", {name}[{index}] starts at byte {start:,}", "memory").format(
+            name=name, index=index, start=start)
     return line
 
 
@@ -156,23 +169,24 @@ def refusal_lines(layout: Layout) -> list[str]:
     needed = required_storage(layout.shape, layout.stride, layout.offset)
     if len(layout.shape) != len(layout.stride) or needed <= layout.storage_size:
         return []
-    return [
-        f"in elements: this view reads up to storage[{needed - 1:,}], so it needs "
-        f"{needed:,} elements; the storage has {layout.storage_size:,}"
-    ]
+    return [translate("in elements: this view reads up to storage[{last:,}], so it needs "
+                      "{needed:,} elements; the storage has {size:,}", "memory").format(
+        last=needed - 1, needed=needed, size=layout.storage_size)]
 
 
 def compare_lines(view: Layout, base: Layout, shares: bool) -> list[str]:
     """How the view sits on the base's storage (or that it has storage of its own)."""
     if not shares:
-        return ["view and base do NOT share storage: they are separate blocks of memory"]
+        return [translate("view and base do NOT share storage: they are separate blocks of "
+                          "memory", "memory")]
     return [
-        f"view and base share ONE storage of {view.storage_size:,} elements: "
-        "writing through either changes what the other reads",
-        f"the view reads {_cells(view)} of its cells; the base reads {_cells(base)}",
+        translate("view and base share ONE storage of {size:,} elements: writing through "
+                  "either changes what the other reads", "memory").format(size=view.storage_size),
+        translate("the view reads {view} of its cells; the base reads {base}", "memory").format(
+            view=_cells(view), base=_cells(base)),
     ]
 
 
 def _cells(layout: Layout) -> str:
     count, exact = distinct_positions(layout)
-    return f"{count:,}" if exact else f"at most {count:,}"
+    return f"{count:,}" if exact else translate("at most {count:,}", "memory").format(count=count)

@@ -1,7 +1,9 @@
 """The memory layout widget: controls and a drawing, wired to the pure layout logic.
 
 Plain ipywidgets (an HTML widget holding an SVG string, plus standard controls),
-so it runs in JupyterLab 4 and Notebook 7 with no front-end build step.
+so it runs in JupyterLab 4 and Notebook 7 with no front-end build step. Its labels,
+tooltips and sentences are in the kernel's language (``translate``, context "memory");
+its repr, the values of its controls and the presets' names are torch's words.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from ._controls import (
     parse_ints,
     static_html,
 )
+from ._language import english, translate
 from ._layout import MAX_DIMS, Layout, layout_of, storage_position
 from ._memory_text import (
     PRESETS,
@@ -30,15 +33,27 @@ from ._svg import memory_svg
 
 __all__ = ["MemoryLayout", "shares_storage"]
 
-CUSTOM = "(custom)"
-# Hover text for each control; the description is its accessible name.
-_TIPS = {
-    "preset": "start from a view made by real torch code",
-    "shape": "the view's size in each dim, e.g. 3, 4",
-    "stride": "elements to step in storage per index, one per dim, e.g. 4, 1",
-    "offset": "storage position of element [0, …, 0], in elements",
-    "storage": "elements in the storage under the view",
+CUSTOM = "(custom)"  # the preset control's value; its label is translated
+# Each control's name (its description: its accessible name) and hover text.
+_LABELS = {
+    "preset": english("preset", "memory"),
+    "shape": english("shape", "memory"),
+    "stride": english("stride", "memory"),
+    "offset": english("offset", "memory"),
+    "storage": english("storage", "memory"),
 }
+_TIPS = {
+    "preset": english("start from a view made by real torch code", "memory"),
+    "shape": english("the view's size in each dim, e.g. 3, 4", "memory"),
+    "stride": english("elements to step in storage per index, one per dim, e.g. 4, 1", "memory"),
+    "offset": english("storage position of element [0, …, 0], in elements", "memory"),
+    "storage": english("elements in the storage under the view", "memory"),
+}
+
+
+def _described(name: str) -> dict:
+    return {"description": translate(_LABELS[name], "memory"),
+            "tooltip": translate(_TIPS[name], "memory")}
 
 
 def shares_storage(a, b) -> bool:
@@ -122,7 +137,7 @@ class MemoryLayout(StaticFallback, widgets.VBox):
         if self._base is not None:
             text += f", base=({layout_repr(self._base)}), shares_storage={self._shares}"
         text += ")"
-        return text + (f"\nrefused: {self._error}" if self._error else "")
+        return text + (f"\nrefused: {self._error}" if self._error else "")  # torch's words
 
     def static_html(self) -> str:
         return static_html(self._svgs, self._info, repr(self).splitlines()[0])
@@ -164,7 +179,8 @@ class MemoryLayout(StaticFallback, widgets.VBox):
 
     def _drawings(self) -> tuple[list[str], list[str]]:
         view = self._layout
-        title = f"view {view.shape}, stride {view.stride}, offset {view.offset}"
+        title = translate("view {shape}, stride {stride}, offset {offset}", "memory").format(
+            shape=view.shape, stride=view.stride, offset=view.offset)
         main = panel(title, view, self._selected)
         lines = describe(view, self._selected, "x" if self._base is None else "view")
         if self._base is None:
@@ -174,7 +190,9 @@ class MemoryLayout(StaticFallback, widgets.VBox):
 
     def _compare_drawings(self, main):
         base = self._base
-        base_panel = panel(f"base {base.shape}, stride {base.stride}, offset {base.offset}", base)
+        title = translate("base {shape}, stride {stride}, offset {offset}", "memory").format(
+            shape=base.shape, stride=base.stride, offset=base.offset)
+        base_panel = panel(title, base)
         lines = compare_lines(self._layout, base, self._shares)
         if self._shares:
             svg = memory_svg([main, base_panel], base.storage_size, self._selected)
@@ -190,11 +208,12 @@ class MemoryLayout(StaticFallback, widgets.VBox):
     def _build_controls(self, layout: Layout) -> None:
         # A description becomes a <label for=…> of the input: the control's accessible name.
         text = dict(continuous_update=False, layout=widgets.Layout(width="220px"))
-        self.preset = widgets.Dropdown(options=[CUSTOM, *PRESETS], value=CUSTOM,
-                                       description="preset", tooltip=_TIPS["preset"])  # fmt: skip
+        custom = (translate("(custom)", "memory"), CUSTOM)
+        self.preset = widgets.Dropdown(options=[custom, *((name, name) for name in PRESETS)],
+                                       value=CUSTOM, **_described("preset"))  # fmt: skip
         self.preset_code = widgets.HTML()
         self.shape_box, self.stride_box, self.offset_box, self.storage_box = (
-            kind(description=name, tooltip=_TIPS[name], **text)
+            kind(**_described(name), **text)
             for kind, name in ((widgets.Text, "shape"), (widgets.Text, "stride"),
                                (widgets.IntText, "offset"), (widgets.IntText, "storage"))
         )  # fmt: skip
@@ -262,8 +281,8 @@ class MemoryLayout(StaticFallback, widgets.VBox):
             return
         self._strides_typed |= change["owner"] is self.stride_box
         try:
-            shape = parse_ints(self.shape_box.value, "shape")
-            stride = parse_ints(self.stride_box.value, "stride")
+            shape = parse_ints(self.shape_box.value, self.shape_box.description)
+            stride = parse_ints(self.stride_box.value, self.stride_box.description)
         except ValueError as e:
             self._error = str(e)
             self._sync_index_boxes()  # an index into a picture no longer shown explains nothing
@@ -287,9 +306,10 @@ class MemoryLayout(StaticFallback, widgets.VBox):
 def _index_box(dim: int) -> widgets.BoundedIntText:
     # A number field, not an IntSlider: ipywidgets gives a slider's handle no accessible
     # name, and arrow keys step a number field just as they step a slider.
-    return widgets.BoundedIntText(description=f"index {dim}", min=0, continuous_update=True,
-                                  tooltip=f"which index along dim {dim} to explain",
-                                  layout=widgets.Layout(width="160px"))  # fmt: skip
+    return widgets.BoundedIntText(
+        description=translate("index {dim}", "memory").format(dim=dim), min=0,
+        continuous_update=True, layout=widgets.Layout(width="160px"),
+        tooltip=translate("which index along dim {dim} to explain", "memory").format(dim=dim))
 
 
 def _clamped(selected, shape) -> tuple[int, ...] | None:

@@ -3,7 +3,9 @@
 Deterministic text (integer coordinates, no ids, no randomness): the same layout
 always gives the same bytes, which is what lets nbval compare stored outputs.
 Every element cell carries ``data-index`` and ``data-pos`` so tests (and browser
-tests) can read the drawing back and compare it with torch.
+tests) can read the drawing back and compare it with torch. Titles, tooltips and the
+picture's name are in the kernel's language (``translate``, context "memory"),
+looked up once a drawing, not once an element.
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ from dataclasses import dataclass
 from html import escape
 
 from ._contrast import BACKGROUND, UNREAD, UNREAD_INK, colour
-from ._labels import box_for, centred_text
+from ._labels import box_for, centred_text, columns
+from ._language import translate
 from ._layout import Layout, storage_positions, storage_slots
 
 __all__ = ["Panel", "memory_svg", "MAX_WIDTH"]
@@ -87,12 +90,10 @@ def memory_svg(panels, storage_size: int, selected=None) -> str:
         mark = _MARKS[n] if len(panels) > 1 else None
         chosen_index = tuple(selected) if n == 0 and selected is not None else None
         y = _draw_panel(canvas, panel, counts, ranks, y + 18, chosen_index, mark)
-    names = [f"storage of {_plural(storage_size, 'element')}"] + [p.title for p in panels]
+    storage = (translate("storage of {count:,} element", "memory") if storage_size == 1 else
+               translate("storage of {count:,} elements", "memory"))
+    names = [storage.format(count=storage_size)] + [p.title for p in panels]
     return canvas.svg("ta-memory", "; ".join(names))
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count:,} {noun}" + ("" if count == 1 else "s")
 
 
 def _count(positions) -> dict[int, int]:
@@ -111,33 +112,40 @@ def _draw_storage(canvas, slots, storage_size, ranks, readers, chosen) -> int:
     size = max(18, min(36, MAX_WIDTH // per_row))
     elided = len(slots) < storage_size
     # Elements only: bytes are said on a line of their own under the picture.
-    title = f"storage: {_plural(storage_size, 'element')}"
+    title = (translate("storage: {count:,} element", "memory") if storage_size == 1 else
+             translate("storage: {count:,} elements", "memory")).format(count=storage_size)
     if elided:
-        title += f" (drawn: the {sum(isinstance(s, int) for s in slots)} cells read or at an end)"
+        title += translate(" (drawn: the {drawn} cells read or at an end)", "memory").format(
+            drawn=sum(isinstance(s, int) for s in slots))
     canvas.parts.append(_label(4, 14, title, 12, cls="ta-title"))
-    canvas.grow(4 + len(title) * 8, 14)
+    canvas.grow(4 + columns(title) * 8, 14)
     top = 22
+    gap_title = translate("positions {start:,}..{last:,} ({count:,}) not drawn", "memory")
+    cell_title = translate("storage[{position:,}]: read by {readers} drawn element(s) of one "
+                           "view", "memory")
     for k, slot in enumerate(slots):
         x, y = 4 + (k % per_row) * size, top + (k // per_row) * (size + 8)
         if isinstance(slot, tuple):
-            canvas.parts.append(_gap(x, y, size, slot))
+            canvas.parts.append(_gap(x, y, size, slot, gap_title))
         else:
-            canvas.parts.append(_storage_cell(x, y, size, slot, ranks, readers, chosen))
+            canvas.parts.append(_storage_cell(x, y, size, slot, ranks, readers, chosen,
+                                              cell_title))
     rows = (len(slots) + per_row - 1) // per_row
     bottom = top + rows * (size + 8)
     canvas.grow(4 + per_row * size, bottom)
     return bottom
 
 
-def _gap(x: int, y: int, size: int, gap: tuple[int, int]) -> str:
+def _gap(x: int, y: int, size: int, gap: tuple[int, int], title: str) -> str:
     start, stop = gap
+    said = escape(title.format(start=start, last=stop - 1, count=stop - start))
     return (
-        f'<g class="gap"><title>positions {start:,}..{stop - 1:,} ({stop - start:,}) not drawn'
+        f'<g class="gap"><title>{said}'
         f"</title>{_label(x + size // 2, y + size // 2 + 4, '…', 14, 'middle')}</g>"
     )
 
 
-def _storage_cell(x, y, size, position, ranks, readers, chosen) -> str:
+def _storage_cell(x, y, size, position, ranks, readers, chosen, title) -> str:
     fill, ink = ranks.get(position, (UNREAD, UNREAD_INK))
     counts = [r.get(position, 0) for r in readers]
     # The badge counts readers within one tensor (overlap), not base and view together.
@@ -145,7 +153,7 @@ def _storage_cell(x, y, size, position, ranks, readers, chosen) -> str:
     stroke = ' stroke="#d62728" stroke-width="3"' if position == chosen else ' stroke="#ffffff"'
     parts = [
         f'<g class="cell" data-pos="{position}" data-readers="{total}">'
-        f"<title>storage[{position:,}]: read by {total} drawn element(s) of one view</title>"
+        f"<title>{escape(title.format(position=position, readers=total))}</title>"
         f'<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="{fill}"{stroke}/>',
         centred_text(x, y, size, str(position), ink),
     ]
@@ -193,12 +201,14 @@ def _draw_panel(canvas, panel, counts, ranks, top, selected, mark) -> int:
     if mark:
         canvas.parts.append(f'<rect x="4" y="{top + 3}" width="10" height="10" fill="{mark}"/>')
     canvas.parts.append(_label(18 if mark else 4, top + 12, panel.title, 12, cls="ta-title"))
-    canvas.grow(18 + len(panel.title) * 8, top)
+    canvas.grow(18 + columns(panel.title) * 8, top)
     if not counts:
-        canvas.parts.append(_label(24, top + 34, "no elements: this view reads nothing", 11))
-        canvas.grow(300, top + 40)
+        empty = translate("no elements: this view reads nothing", "memory")
+        canvas.parts.append(_label(24, top + 34, empty, 11))
+        canvas.grow(max(300, 24 + columns(empty) * 7), top + 40)
         return top + 40
-    grid = _Grid(panel.layout, size, rows, cols, ranks, {p for p, n in counts.items() if n > 1})
+    grid = _Grid(panel.layout, size, rows, cols, ranks, {p for p, n in counts.items() if n > 1},
+                 escape(translate("[{name}] reads storage[{position}]", "memory")))
     top += 20
     for k, lead in enumerate(blocks):
         x = 24 + (k % across) * (block_w + size)
@@ -219,6 +229,7 @@ class _Grid:
     cols: tuple
     ranks: dict
     overlap: set
+    reads: str  # each element's title, escaped: "[{name}] reads storage[{position}]"
 
     def block(self, x: int, y: int, lead: tuple, selected) -> str:
         """One 2-D slice ``[*lead, :, :]``; positions come from the strides, row by row."""
@@ -273,7 +284,7 @@ class _Grid:
             classes, stroke = "elem", ' stroke="#ffffff"'
         return (
             f'<g class="{classes}" data-index="{name}" data-pos="{position}">'
-            f"<title>[{name}] reads storage[{position}]</title>"
+            f"<title>{self.reads.format(name=name, position=position)}</title>"
             f'<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="{fill}"{stroke}/>'
             f"{centred_text(x, y, size, str(position), ink)}</g>"
         )

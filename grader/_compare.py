@@ -18,11 +18,16 @@ a check written that way passes a NaN answer. Here a number is close to the
 truth only if both are NaN, both are the same infinity, or both are finite and
 ``|value - truth| <= atol + rtol * |truth|``. An int must be a real int: a
 bool (``True == 1``) or a float is not one.
+
+Messages are in the kernel's language (``anatomy_widgets._language``, context
+"checks"): the student's, where the public checks run; English elsewhere.
 """
 
 import math
 
 import torch
+
+from anatomy_widgets._language import english, translate
 
 from .checks._registry import Mismatch
 
@@ -76,8 +81,12 @@ def _as_float(value, ints: bool) -> float | None:
 
 def _subject(call: str, what: str | None) -> str:
     """Who a message is about: ``call: what``, or the call's result."""
-    what = what or "your result"
+    what = what or translate("your result", "checks")
     return f"{call}: {what}" if call else what
+
+
+def _torch_says(truth) -> str:
+    return translate("torch: {truth}", "checks").format(truth=truth)
 
 
 def _kind(value) -> str:
@@ -88,9 +97,11 @@ def expect_int(call: str, result, truth: int, *, what=None, why=None) -> int:
     """``result`` must be a Python int (not a bool, float or tensor) equal to ``truth``."""
     value = as_int(result)
     if value is None:
-        raise Mismatch(f"{_subject(call, what)} is {_kind(result)}; expected an int")
+        raise Mismatch(translate("{subject} is {kind}; expected an int", "checks").format(
+            subject=_subject(call, what), kind=_kind(result)))
     if value != truth:
-        raise Mismatch(f"{_subject(call, what)} is {value}; {why or f'torch: {truth}'}")
+        raise Mismatch(translate("{subject} is {value}; {why}", "checks").format(
+            subject=_subject(call, what), value=value, why=why or _torch_says(truth)))
     return value
 
 
@@ -98,8 +109,9 @@ def expect_ints(call: str, result, truth, *, what=None, why=None) -> tuple[int, 
     """``result`` must be a tuple or list of Python ints equal to ``truth``'s."""
     values = tuple(map(as_int, result)) if isinstance(result, (tuple, list)) else None
     if values is None or None in values or values != tuple(truth):
-        raise Mismatch(f"{_subject(call, what)} is {result!r:.120}; "
-                       f"{why or f'torch: {tuple(truth)}'}")
+        raise Mismatch(translate("{subject} is {value}; {why}", "checks").format(
+            subject=_subject(call, what), value=f"{result!r:.120}",
+            why=why or _torch_says(tuple(truth))))
     return values
 
 
@@ -109,9 +121,11 @@ def expect_float(call: str, result, truth: float, *, rtol: float, atol: float = 
     ``scalar_close`` to ``truth``: NaN or an infinity only where torch has it."""
     value = _as_float(result, ints)
     if value is None:
-        raise Mismatch(f"{_subject(call, what)} is {_kind(result)}; expected a float")
+        raise Mismatch(translate("{subject} is {kind}; expected a float", "checks").format(
+            subject=_subject(call, what), kind=_kind(result)))
     if not scalar_close(value, truth, rtol, atol):
-        raise Mismatch(f"{_subject(call, what)} is {value!r}; {why or f'torch: {truth!r}'}")
+        raise Mismatch(translate("{subject} is {value}; {why}", "checks").format(
+            subject=_subject(call, what), value=repr(value), why=why or _torch_says(repr(truth))))
     return value
 
 
@@ -136,10 +150,12 @@ def as_plain(value) -> torch.Tensor:
         try:
             value = torch.Tensor.as_subclass(value, torch.Tensor)
         except Exception as exc:  # noqa: BLE001 - a subclass that breaks is its author's answer
-            raise Mismatch(f"your tensor subclass cannot be read as a tensor: {exc}") from None
+            raise Mismatch(translate("your tensor subclass cannot be read as a tensor: {error}",
+                                     "checks").format(error=exc)) from None
     if type(value) is torch.Tensor:
         return value
-    raise Mismatch("your tensor subclass cannot be read as a plain torch.Tensor")
+    raise Mismatch(translate("your tensor subclass cannot be read as a plain torch.Tensor",
+                             "checks"))
 
 
 def shares_storage(a: torch.Tensor, b: torch.Tensor) -> bool:
@@ -157,9 +173,9 @@ def _fmt(value) -> str:
 
 def _values(t: torch.Tensor, max_values: int) -> str:
     if t.device.type == "meta":
-        return "(meta: no values)"
+        return translate("(meta: no values)", "checks")
     if t.layout != torch.strided:
-        return f"({t.layout}: not shown)"
+        return translate("({layout}: not shown)", "checks").format(layout=t.layout)
     shown = t.flatten()[:max_values].tolist()
     more = ", ..." if t.numel() > max_values else ""
     return "[" + ", ".join(map(_fmt, shown)) + more + "]"
@@ -169,13 +185,17 @@ def describe_tensor(t: torch.Tensor, max_values: int = 8) -> str:
     """Shape, layout, dtype, device (unless CPU) and the first values, row-major."""
     t = as_plain(t).detach()
     if t.layout == torch.strided:
-        offset = f", offset {t.storage_offset()}" if t.storage_offset() else ""
-        layout = f", stride {t.stride()}{offset}"
+        offset = translate(", offset {offset}", "checks").format(
+            offset=t.storage_offset()) if t.storage_offset() else ""
+        layout = translate(", stride {stride}{offset}", "checks").format(stride=t.stride(),
+                                                                         offset=offset)
     else:
-        layout = f", layout {t.layout}"
-    device = "" if t.device.type == "cpu" else f", device {t.device.type}"
-    return (f"shape {tuple(t.shape)}{layout}, dtype {t.dtype}{device}, "
-            f"values {_values(t, max_values)}")
+        layout = translate(", layout {layout}", "checks").format(layout=t.layout)
+    device = "" if t.device.type == "cpu" else \
+        translate(", device {device}", "checks").format(device=t.device.type)
+    return translate("shape {shape}{layout}, dtype {dtype}{device}, values {values}",
+                     "checks").format(shape=tuple(t.shape), layout=layout, dtype=t.dtype,
+                                      device=device, values=_values(t, max_values))
 
 
 # --- tensors: comparing --------------------------------------------------------------------
@@ -219,12 +239,12 @@ def first_difference(result, truth: torch.Tensor, rtol: float = 0.0, atol: float
 
 
 def _traits(t: torch.Tensor, truth: torch.Tensor, device: bool):
-    yield "shape", tuple(t.shape), tuple(truth.shape)
-    yield "dtype", t.dtype, truth.dtype
-    yield "layout", t.layout, truth.layout
+    yield english("shape", "checks"), tuple(t.shape), tuple(truth.shape)
+    yield english("dtype", "checks"), t.dtype, truth.dtype
+    yield english("layout", "checks"), t.layout, truth.layout
     # Without device=True the device is free, but a meta answer has no values to compare.
     if device or (t.device.type == "meta" and truth.device.type != "meta"):
-        yield "device", t.device.type, truth.device.type
+        yield english("device", "checks"), t.device.type, truth.device.type
 
 
 def expect_like(call: str, result, truth: torch.Tensor, *, device: bool = False,
@@ -232,14 +252,18 @@ def expect_like(call: str, result, truth: torch.Tensor, *, device: bool = False,
     """``result`` as a plain tensor, if it has ``truth``'s shape, dtype, layout and (with
     ``device=True``, or where the answer is on meta) device; values are not compared."""
     if not is_tensor(result):
-        raise Mismatch(f"{_subject(call, what)} is {_kind(result)}; expected a tensor of "
-                       f"{describe_tensor(truth)}")
+        raise Mismatch(translate("{subject} is {kind}; expected a tensor of {truth}",
+                                 "checks").format(subject=_subject(call, what), kind=_kind(result),
+                                                  truth=describe_tensor(truth)))
     plain = as_plain(result)
-    wrong = [f"{name} {mine} (torch's: {torchs})"
+    trait = translate("{name} {mine} (torch's: {torchs})", "checks")
+    wrong = [trait.format(name=translate(name, "checks"), mine=mine, torchs=torchs)
              for name, mine, torchs in _traits(plain, truth, device) if mine != torchs]
     if wrong:
-        raise Mismatch(f"{_subject(call, what)} has the wrong {', '.join(wrong)}.\n"
-                       f"  yours: {describe_tensor(plain)}\n  torch: {describe_tensor(truth)}")
+        raise Mismatch(translate("{subject} has the wrong {wrong}.\n  yours: {yours}\n  torch: "
+                                 "{torchs}", "checks").format(
+            subject=_subject(call, what), wrong=", ".join(wrong), yours=describe_tensor(plain),
+            torchs=describe_tensor(truth)))
     return plain
 
 
@@ -253,8 +277,12 @@ def expect_tensor(call: str, result, truth: torch.Tensor, *, rtol: float = 0.0,
     mine, truth = plain.detach().to(truth.device), truth.detach()
     index = first_difference(mine, truth, rtol, atol)
     if index is not None:
-        within = f" (beyond rtol={rtol:g}, atol={atol:g})" if rtol or atol else ""
-        raise Mismatch(f"{_subject(call, what)} has wrong values, first at index {index}: "
-                       f"yours {mine[index].item()!r}, torch's {truth[index].item()!r}{within}.\n"
-                       f"  yours: {describe_tensor(mine)}\n  torch: {describe_tensor(truth)}")
+        within = translate(" (beyond rtol={rtol:g}, atol={atol:g})", "checks").format(
+            rtol=rtol, atol=atol) if rtol or atol else ""
+        raise Mismatch(translate(
+            "{subject} has wrong values, first at index {index}: yours {mine!r}, torch's "
+            "{torchs!r}{within}.\n  yours: {yours}\n  torch: {truth}", "checks").format(
+            subject=_subject(call, what), index=index, mine=mine[index].item(),
+            torchs=truth[index].item(), within=within, yours=describe_tensor(mine),
+            truth=describe_tensor(truth)))
     return plain

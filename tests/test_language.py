@@ -91,3 +91,48 @@ def test_the_runtime_reads_each_catalogue_as_babel_does(path):
     text = path.read_text(encoding="utf-8")
     babel = babel_read_po(io.StringIO(text))
     assert read_po(text) == [(m.context, m.id, m.string, m.fuzzy) for m in babel if m.id]
+
+
+# -- a real kernel in a zh-CN folder (as JupyterLab starts one for a Chinese notebook) ----
+
+def _run_in(folder, *sources: str) -> list[list[dict]]:
+    """Each cell's outputs, run by a fresh IPython kernel whose working directory is
+    ``folder`` (nbclient, as tests/test_check_in_a_kernel.py drives one)."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources])
+    env = {k: v for k, v in os.environ.items() if k != ENVIRONMENT}
+    client = NotebookClient(nb, timeout=300, allow_errors=True, kernel_name="python3",
+                            resources={"metadata": {"path": str(folder)}})
+    with client.setup_kernel(env=env):  # no setting: the folder alone decides
+        for index, cell in enumerate(nb.cells):
+            client.execute_cell(cell, index)
+    return [cell.outputs for cell in nb.cells]
+
+
+def test_a_kernel_in_a_zh_cn_folder_speaks_chinese(tmp_path):
+    """The widget, the public check's counterexample and its 'not attempted' line, and a
+    lesson's printed template, in one kernel started in ``.../zh-CN/``."""
+    folder = tmp_path / "exercises" / "zh-CN" / "01_storage_strides"
+    folder.mkdir(parents=True)
+    widget, wrong, stub, said = _run_in(
+        folder,
+        "import torch\nfrom anatomy_widgets import MemoryLayout\n"
+        "MemoryLayout(torch.arange(12).view(3, 4).t())",
+        "from grader import check\n"
+        "def contiguous_strides(shape):\n    return tuple(1 for _ in shape)\n"
+        "check(contiguous_strides)",
+        "from grader import checking\n"
+        "def contiguous_strides(shape):\n    raise NotImplementedError\n"
+        "with checking(contiguous_strides):\n    assert contiguous_strides((2,)) == (1,)",
+        "from anatomy_widgets import say\nsay('NOTE: {ran}; {measured}', ran='甲', measured='乙')")
+    data = next(o["data"] for o in widget if o["output_type"] == "execute_result")
+    assert "12 个元素 · 连续：False" in data["text/html"]
+    assert data["text/plain"].startswith("MemoryLayout(shape=(4, 3)")  # torch's words: kept
+    error = next(o for o in wrong if o["output_type"] == "error")
+    assert error["ename"] == "Mismatch" and "你的结果 是 (1, 1, 1)" in error["evalue"]
+    assert stub[0]["name"] == "stderr" and stub[0]["text"].startswith(
+        "contiguous_strides：尚未作答。")
+    spoken = _language.translate("NOTE: {ran}; {measured}", _language.SAY, "zh-CN")
+    assert said[0]["text"] == spoken.format(ran="甲", measured="乙") + "\n"

@@ -16,7 +16,7 @@ import pytest
 from conftest import COURSE, ROOT
 
 from grader import _navigation, translation
-from grader.translation import _build, _catalogue, _glossary, _layout, _merge, _pofile
+from grader.translation import _build, _catalogue, _glossary, _layout, _merge, _pofile, _runtime
 from grader.translation._catalogue import problems, translations
 
 LANGUAGES = translation.languages(COURSE)
@@ -327,3 +327,49 @@ def test_the_kernel_finds_each_template_of_the_catalogues(language):
             if entry.string and not entry.fuzzy:
                 assert seen.setdefault(template, entry.string) == entry.string, template
                 assert translate(template, SAY, language) == entry.string
+
+
+# -- the runtime catalogue: the widgets' and the public checks' words ---------------------
+
+def test_the_code_s_runtime_strings_are_found_by_their_calls():
+    source = ('translate("a {x}", "memory").format(x=1)\n'
+              'ROLE = {"k": english("kept", "broadcast")}\n'
+              'anatomy._language.translate(text="b", context="checks")\n'
+              'translate(ROLE["k"], "broadcast")  # a marked one, not a literal\n'
+              'translate("c", context)            # no literal context: not found\n'
+              'say("NOTE: {x}", x=1)              # a lesson\'s template, not a runtime string\n')
+    assert _runtime.found_in(source) == [("memory", "a {x}"), ("broadcast", "kept"),
+                                         ("checks", "b")]
+    found = _runtime.lines(ROOT)
+    assert ("memory", "[{name}] reads storage[{position}]") in found
+    assert ("checks", "{name}: not attempted yet. Write it in its answer cell, run that cell, "
+                      "then this one (0 points until then).") in found
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_runtime_string_has_a_translation(language):
+    """Each English string the widgets and the public checks show (a literal passed to
+    ``translate`` or marked by ``english``) is translated, with its ``{fields}``."""
+    found = _runtime.problems(COURSE, language)
+    assert not found, (f"{language} runtime: {found}; run `python -m grader.translation "
+                       f"update` and translate anatomy_widgets/locale/{language}.po")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_runtime_catalogue_is_as_update_writes_it(language):
+    path = _runtime.catalogue_path(COURSE, language)
+    fresh = _merge.merged_lines(_runtime.lines(ROOT), _pofile.read(path))
+    assert _pofile.dumps(fresh) == path.read_text(encoding="utf-8")
+
+
+def test_a_changed_runtime_string_keeps_its_translation_fuzzy():
+    path = _runtime.catalogue_path(COURSE, "zh-CN")
+    lines = [("memory" if k == ("memory", "no elements: this view reads nothing") else k[0],
+              "no elements: this view reads nothing at all"
+              if k == ("memory", "no elements: this view reads nothing") else k[1])
+             for k in _runtime.lines(ROOT)]
+    fresh = _runtime.translations(_merge.merged_lines(lines, _pofile.read(path)))
+    changed = fresh["memory", "no elements: this view reads nothing at all"]
+    assert changed.fuzzy and changed.string == "没有元素：这个视图什么也不读"
+    assert _catalogue.keyed_problems(lines, fresh).stale == (
+        "memory 'no elements: this view reads nothing at all'",)

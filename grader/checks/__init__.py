@@ -30,7 +30,7 @@ import importlib
 import pkgutil
 
 from ._registry import Mismatch, public_check, registered
-from ._test_cell import NotAttempted, checking
+from ._test_cell import NotAttempted, checking, translate
 
 __all__ = ["check", "checking", "public_check", "Mismatch", "NotAttempted", "exercise_names"]
 
@@ -58,11 +58,12 @@ def check(answer) -> None:
     name = getattr(answer, "__name__", None)
     if not registered():
         # While a notebook is graded its process cannot read the checks at all.
-        raise LookupError("public checks are not available here: while grading, only the "
-                          "hidden checks run")
+        raise LookupError(translate("public checks are not available here: while grading, only "
+                                    "the hidden checks run", "checks"))
     entry = registered().get(name)
     if entry is None:
-        raise LookupError(f"no public check for {name!r}; known: {sorted(registered())}")
+        raise LookupError(translate("no public check for {name!r}; known: {known}",
+                                    "checks").format(name=name, known=sorted(registered())))
     try:
         count = entry.run(answer)
     except Mismatch as failure:
@@ -72,7 +73,9 @@ def check(answer) -> None:
     from . import _digests  # not at the top: the judge's (and zygote's) memory stays as it was
 
     if _digests.withheld() and name in _digests.finite_exercises():
-        print(f"✓ {name}: the form of your answers is right ({count} examples); whether "
-              f"they are right is for the grader to say, not this check")
+        print(translate("✓ {name}: the form of your answers is right ({count} examples); whether "
+                        "they are right is for the grader to say, not this check",
+                        "checks").format(name=name, count=count))
     else:
-        print(f"✓ {name}: {count} examples agree with torch")
+        print(translate("✓ {name}: {count} examples agree with torch", "checks").format(
+            name=name, count=count))

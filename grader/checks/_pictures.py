@@ -28,12 +28,14 @@ def layout_picture(layout, largest: int = _LARGEST_DRAWN) -> str | None:
     """The lessons' picture of ``layout`` (an ``anatomy_widgets`` Layout): its storage strip
     and the grid that reads it; None for a storage over ``largest`` elements, or a layout
     torch refuses."""
+    from anatomy_widgets._language import translate
     from anatomy_widgets._memory_text import drawing_error, panel
     from anatomy_widgets._svg import memory_svg
 
     if layout.storage_size > largest or drawing_error(layout):
         return None
-    title = f"input: shape {layout.shape}, stride {layout.stride}, offset {layout.offset}"
+    title = translate("input: shape {shape}, stride {stride}, offset {offset}", "checks").format(
+        shape=layout.shape, stride=layout.stride, offset=layout.offset)
     return memory_svg([panel(title, layout)], layout.storage_size)
 
 

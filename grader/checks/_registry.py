@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from grader.checks._local import LocalFunction
 
 from .._errors import StudentError, StudentRaised
-from ._test_cell import Mismatch, NotAttempted, not_attempted_message
+from ._test_cell import Mismatch, NotAttempted, not_attempted_message, translate
 
 __all__ = [
     "RAISED_LIKE_TORCH", "Mismatch", "public_check", "registered", "result_unless_torch_raises",
@@ -41,15 +41,20 @@ class _Entry:
             except StudentRaised as err:
                 if err.type_name == "NotImplementedError":  # still the released stub
                     raise NotAttempted(not_attempted_message(answer.__name__)) from None
-                raise Mismatch(f"on input {example!r}: {err}") from None
+                raise Mismatch(_on_input(example, err)) from None
             except StudentError as err:
-                raise Mismatch(f"on input {example!r}: {err}") from None
+                raise Mismatch(_on_input(example, err)) from None
             except Mismatch:
                 from ._pictures import show_input_pictures  # here: not in the judge's memory
 
                 show_input_pictures(self.chapter, example)
                 raise
         return len(cases)
+
+
+def _on_input(example, error) -> str:
+    return translate("on input {example!r}: {error}", "checks").format(example=example,
+                                                                        error=error)
 
 
 _REGISTRY: dict[str, _Entry] = {}
@@ -96,8 +101,10 @@ def result_unless_torch_raises(call: str, attempt, torch_raises: bool, error: st
         if torch_raises and err.type_name == error:
             return RAISED_LIKE_TORCH
         if torch_raises:
-            raise Mismatch(f"{call} raised {err.type_name}; torch raises {error}") from None
+            raise Mismatch(translate("{call} raised {kind}; torch raises {error}", "checks").format(
+                call=call, kind=err.type_name, error=error)) from None
         raise
     if torch_raises:
-        raise Mismatch(f"{call} returned {result!r}; torch raises {error} ({why})")
+        raise Mismatch(translate("{call} returned {result!r}; torch raises {error} ({why})",
+                                 "checks").format(call=call, result=result, error=error, why=why))
     return result

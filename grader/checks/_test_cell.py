@@ -5,7 +5,8 @@ written as ``with checking(fn): ...`` turns that into "not attempted yet" on
 stderr and lets the next cells run (nbgrader gives a test cell that writes to
 stderr 0 points; the hidden checks never read this cell, so nothing here
 changes a grade). A wrong answer is a ``Mismatch``: the exercise and a
-counterexample, rendered by IPython without the checks' own frames.
+counterexample, rendered by IPython without the checks' own frames. Both are said
+in the kernel's language (``anatomy_widgets._language``, context "checks").
 """
 
 import contextlib
@@ -13,7 +14,15 @@ import io
 import sys
 import traceback as tb
 
-__all__ = ["Mismatch", "NotAttempted", "checking"]
+__all__ = ["Mismatch", "NotAttempted", "checking", "translate"]
+
+
+def translate(text: str, context: str) -> str:
+    """``anatomy_widgets._language.translate``, imported when a message is made: the graded
+    student's process, forked with this module in memory, holds only what it runs on."""
+    from anatomy_widgets._language import translate as in_language
+
+    return in_language(text, context)
 
 
 class Mismatch(AssertionError):
@@ -34,8 +43,8 @@ class NotAttempted(NotImplementedError):
 
 
 def not_attempted_message(name: str) -> str:
-    return (f"{name}: not attempted yet. Write it in its answer cell, run that cell, "
-            "then this one (0 points until then).")
+    return translate("{name}: not attempted yet. Write it in its answer cell, run that cell, "
+                     "then this one (0 points until then).", "checks").format(name=name)
 
 
 class checking:  # noqa: N801 - reads as a statement: ``with checking(fn):``
@@ -74,4 +83,5 @@ class checking:  # noqa: N801 - reads as a statement: ``with checking(fn):``
         frames = tb.extract_tb(error.__traceback__)
         line = frames[-1].line if frames else ""
         said = f": {error}" if str(error) else ""
-        return Mismatch(f"{self.name}: this check failed: {line}{said}")
+        return Mismatch(translate("{name}: this check failed: {line}{said}", "checks").format(
+            name=self.name, line=line, said=said))

@@ -1,11 +1,14 @@
 """``python -m grader.translation [--language L] {update,build,status}``: the three commands.
 
-    update [LESSON ...]   refresh every catalogue from its English lesson or assignment;
+    update [LESSON ...]   refresh every catalogue from its English lesson or assignment,
+                          and the runtime catalogue (anatomy_widgets/locale) from the code;
                           start one for each LESSON named (a stem: 02_creating_tensors)
                           and for each assignment named by --exercise
-    build [--all]         write and run the lesson of each complete catalogue that changed
+    build [--all] [LESSON ...]
+                          write and run the lesson of each complete catalogue that changed
                           (--all: every one), then release the exercises of each complete
-                          exercise catalogue (exercises/<language>/, by nbgrader)
+                          exercise catalogue (exercises/<language>/, by nbgrader); with
+                          LESSONs, only those lessons are written, and no exercise
     status                what each catalogue lacks
 
 Without --language, every language with a catalogue folder (course/*/po, exercises/*/po).
@@ -16,7 +19,7 @@ import sys
 
 from grader._course import Course
 
-from . import _build, _exercises, _layout
+from . import _build, _exercises, _layout, _runtime
 from ._catalogue import problems
 
 
@@ -32,7 +35,9 @@ def _status(course: Course, language: str) -> bool:
         found = problems(_exercises.text_view(nb), catalog)
         print(f"{language}/exercises/{assignment}: {found}")
         complete = complete and not found
-    return complete
+    found = _runtime.problems(course, language)
+    print(f"{language}/runtime ({_runtime.catalogue_path(course, language).name}): {found}")
+    return complete and not found
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -44,8 +49,9 @@ def _parser() -> argparse.ArgumentParser:
     update.add_argument("lessons", nargs="*", help="lessons to start a catalogue for")
     update.add_argument("--exercise", action="append", default=[], metavar="ASSIGNMENT",
                         help="an assignment to start an exercise catalogue for")
-    commands.add_parser("build").add_argument("--all", action="store_true",
-                                              help="run every translated lesson again")
+    build = commands.add_parser("build")
+    build.add_argument("--all", action="store_true", help="run every translated lesson again")
+    build.add_argument("lessons", nargs="*", help="only these lessons (stems), no exercise")
     commands.add_parser("status")
     return parser
 
@@ -61,10 +67,10 @@ def main(argv: list[str] | None = None) -> int:
                          *_exercises.update(course, language, tuple(args.exercise))]:
                 print(f"updated {path.relative_to(course.root)}")
         elif args.command == "build":
-            for path in _build.build(course, language, args.all):
+            for path in _build.build(course, language, args.all, tuple(args.lessons)):
                 print(f"built {path.relative_to(course.root)}")
             # After the lessons: a task links the translated lesson once there is one.
-            if _exercises.complete(course, language):
+            if _exercises.complete(course, language) and not args.lessons:
                 ok = _exercises.release(course, language,
                                         sorted(_exercises.complete(course, language))) == 0 and ok
         ok = _status(course, language) and ok

@@ -19,7 +19,7 @@ from babel.messages.catalog import Catalog
 from grader._course import Course
 from grader._navigation import START
 
-from . import _layout, _merge, _pofile
+from . import _layout, _merge, _pofile, _runtime
 from ._catalogue import problems, translations
 from ._generate import navigation_cell, title, translated
 
@@ -48,7 +48,7 @@ def catalogues(course: Course, language: str) -> dict[Path, Catalog]:
 
 def update(course: Course, language: str, new: tuple[str, ...] = ()) -> list[Path]:
     """Refresh each catalogue of ``language``, and start one for each lesson stem in
-    ``new``; the catalogues written."""
+    ``new``; then the runtime catalogue (``_runtime``); the catalogues written."""
     written = []
     for lesson in _layout.lessons(course):
         path = _layout.catalogue_path(course, language, lesson)
@@ -56,6 +56,10 @@ def update(course: Course, language: str, new: tuple[str, ...] = ()) -> list[Pat
             old = _pofile.read(path) if path.exists() else _pofile.new(language, lesson.stem)
             if _pofile.write(_merge.merged(load(lesson), old), path):
                 written.append(path)
+    path = _runtime.catalogue_path(course, language)
+    old = _pofile.read(path) if path.exists() else _runtime.new(language)
+    if _pofile.write(_merge.merged_lines(_runtime.lines(course.root), old), path):
+        written.append(path)
     return written
 
 
@@ -145,11 +149,15 @@ def _with_outputs(nb: dict, ran: dict) -> dict:
     return fresh
 
 
-def build(course: Course, language: str, everything: bool = False) -> list[Path]:
+def build(course: Course, language: str, everything: bool = False,
+          only: tuple[str, ...] = ()) -> list[Path]:
     """Write and run each translated lesson that differs from what it should be, or all of
-    them with ``everything``; the lessons written."""
+    them with ``everything``; only the lessons whose stems ``only`` names, if any; the
+    lessons written."""
     written = []
     for path, nb in expected(course, language).items():
+        if only and path.stem not in only:
+            continue
         if not everything and path.exists() and skeleton(load(path)) == skeleton(nb):
             continue
         path.write_text(dump(_with_outputs(nb, _run(nb, path))), encoding="utf-8")

@@ -22,9 +22,9 @@ from babel.messages.catalog import Catalog, Message
 
 from grader._navigation import NAVIGATION_ID
 
-__all__ = ["Problems", "SAYERS", "fields", "is_said", "printed", "problems", "said",
-           "say_context", "source", "templates", "translatable", "translations", "unliteral",
-           "wanted"]
+__all__ = ["Problems", "SAYERS", "fields", "is_said", "keyed_problems", "printed", "problems",
+           "said", "say_context", "source", "templates", "translatable", "translations",
+           "unliteral", "wanted"]
 
 SAYERS = ("say", "words")  # anatomy_widgets' functions whose first argument is a template
 _SAY = ":say"
@@ -160,6 +160,17 @@ def _name(key: tuple[str, str]) -> str:
     return f"{key[0]} {key[1]!r}"
 
 
+def keyed_problems(lines: list[tuple[str, str]], entries: dict) -> Problems:
+    """What keeps ``entries`` ((context, English) → entry) from translating each of
+    ``lines``: keyed by its English, a changed text is another entry."""
+    missing = [_name(k) for k in lines if k not in entries or not entries[k].string]
+    stale = [_name(k) for k in lines if k in entries and entries[k].string and entries[k].fuzzy]
+    orphan = [_name(k) for k in entries if k not in set(lines)]
+    broken = [_name(k) for k in lines if k in entries and entries[k].string
+              and fields(entries[k].string) != fields(k[1])]
+    return Problems(tuple(missing), tuple(stale), tuple(orphan), tuple(broken))
+
+
 def problems(nb: dict, catalog: Catalog) -> Problems:
     """What keeps ``catalog`` from translating ``nb`` as it is now."""
     cells, entries = translatable(nb), translations(catalog)
@@ -167,11 +178,6 @@ def problems(nb: dict, catalog: Catalog) -> Problems:
     stale = [i for i in cells if i in entries and entries[i].string
              and (entries[i].id != cells[i] or entries[i].fuzzy)]
     orphan = [i for i in entries if i not in cells]
-    # A printed template's entry is keyed by its English: a changed one is another entry.
-    lines, spoken = printed(nb), said(catalog)
-    missing += [_name(k) for k in lines if k not in spoken or not spoken[k].string]
-    stale += [_name(k) for k in lines if k in spoken and spoken[k].string and spoken[k].fuzzy]
-    orphan += [_name(k) for k in spoken if k not in set(lines)]
-    broken = [_name(k) for k in lines if k in spoken and spoken[k].string
-              and fields(spoken[k].string) != fields(k[1])]
-    return Problems(tuple(missing), tuple(stale), tuple(orphan), tuple(broken))
+    spoken = keyed_problems(printed(nb), said(catalog))
+    return Problems(tuple(missing) + spoken.missing, tuple(stale) + spoken.stale,
+                    tuple(orphan) + spoken.orphan, spoken.broken)

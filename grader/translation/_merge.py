@@ -26,7 +26,7 @@ from ._catalogue import is_said, printed, translatable, wanted
 # other's, fuzzy: about msgmerge's threshold; "took {ms} ms" and "took {s} s" are alike.
 SIMILAR = 0.6
 
-__all__ = ["merged"]
+__all__ = ["merged", "merged_lines"]
 
 
 def _changed(entry: Message, english: str) -> Message:
@@ -86,10 +86,10 @@ def _closest(context: str, template: str, gone: list[Message], adopted: set) -> 
     return best[2] if best and best[0] >= SIMILAR else None
 
 
-def _said(nb: dict, every: list[Message], adopted: set) -> tuple[dict, list]:
-    """(<cell id>:say, template) → its entry now, for each printed template; and the
-    entries of no template."""
-    lines = printed(nb)
+def _keyed(lines: list[tuple[str, str]], every: list[Message],
+           adopted: set) -> tuple[dict, list]:
+    """(context, English) → its entry now, for each of ``lines`` (a lesson's printed
+    templates, or the runtime's words); and the entries of none of them."""
     known = {(m.context, m.id): m for m in every}  # an active entry wins over a #~ one
     gone = [m for m in every
             if (m.context, m.id) not in set(lines) or known[m.context, m.id] is not m]
@@ -120,12 +120,27 @@ def merged(nb: dict, catalog: Catalog) -> Catalog:
     every = [m for m in [*catalog.obsolete.values(), *catalog] if m.id]
     adopted = set()
     markdown, gone = _markdown(nb, [m for m in every if not is_said(m)], adopted)
-    spoken, unsaid = _said(nb, [m for m in every if is_said(m)], adopted)
+    spoken, unsaid = _keyed(printed(nb), [m for m in every if is_said(m)], adopted)
     fresh = _empty_like(catalog)
     for context, english in wanted(nb):
         entry = spoken[context, english] if (context, english) in spoken else markdown[context]
         fresh[entry.id] = entry
     for entry in [*gone, *unsaid]:
+        if entry.string and id(entry) not in adopted:
+            fresh.obsolete[(entry.id, entry.context)] = entry
+    return fresh
+
+
+def merged_lines(lines: list[tuple[str, str]], catalog: Catalog) -> Catalog:
+    """``catalog`` with one entry per ``(context, English)`` of ``lines``, in their order:
+    the runtime catalogue (``_runtime``), merged as a lesson's templates are."""
+    every = [m for m in [*catalog.obsolete.values(), *catalog] if m.id]
+    adopted = set()
+    entries, gone = _keyed(lines, every, adopted)
+    fresh = _empty_like(catalog)
+    for key in lines:
+        fresh[entries[key].id] = entries[key]
+    for entry in gone:
         if entry.string and id(entry) not in adopted:
             fresh.obsolete[(entry.id, entry.context)] = entry
     return fresh
