@@ -135,4 +135,5 @@ def test_a_kernel_in_a_zh_cn_folder_speaks_chinese(tmp_path):
     assert stub[0]["name"] == "stderr" and stub[0]["text"].startswith(
         "contiguous_strides：尚未作答。")
     spoken = _language.translate("NOTE: {ran}; {measured}", _language.SAY, "zh-CN")
+    assert spoken != "NOTE: {ran}; {measured}"  # chapter 4's catalogue translates it
     assert said[0]["text"] == spoken.format(ran="甲", measured="乙") + "\n"
