@@ -141,4 +141,18 @@ MUTANTS = [
           "            cell[\"source\"] = _lines(source(cell))  # MUTANT\n"),),
         ("tests/test_translated_exercises.py::test_the_translated_exercises_are_what_release_writes",),
     ),
+    Mutant(
+        "a Chinese kernel shows a translation whose English has changed (a fuzzy entry)",
+        "anatomy_widgets/_language.py",
+        (("        if translated and not fuzzy:\n            table.setdefault(context, {})",
+          "        if translated:  # MUTANT\n            table.setdefault(context, {})"),),
+        ("tests/test_language.py::test_a_fuzzy_or_empty_entry_is_not_used",),
+    ),
+    Mutant(
+        "a printed template's translation may drop or rename its {fields}",
+        "grader/translation/_catalogue.py",
+        (("              and fields(entries[k].string) != fields(k[1])]",
+          "              and False]  # MUTANT"),),
+        ("tests/test_translation.py::test_each_problem_of_a_printed_template_is_caught",),
+    ),
 ]
