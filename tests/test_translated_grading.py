@@ -6,18 +6,23 @@ language: the complete solution, a partial one and the blank release (each writt
 language's notebook, so the translated ones carry translated docstrings), and each round of
 named wrong answers (``grader/hidden/wrong_answers``: every exercise's k-th at once, the same
 code in both notebooks). ``grader.cli grade`` grades them all at once, as an instructor's
-batch, and the gradebook's per-cell scores are compared.
+batch, and the gradebook's per-cell scores are compared. Each student's feedback page is in
+the language they worked in, and shows nothing more than the English one.
 """
 
+import html
 import json
 import os
+import re
 import subprocess
 import sys
 
 import pytest
 from conftest import COURSE, ROOT, load_notebook
 from test_grading import _with_answers
+from test_pipeline import leaked
 
+from grader import _notebook
 from grader.batch import _gradebook
 from grader.batch._demo import synthetic_submission
 from grader.bridge._structure import restore_structure
@@ -133,3 +138,88 @@ def test_a_translated_notebook_is_restored_to_the_english_code(case):
         assert (cell["source"] == other["source"]) != bool(answer), cell["id"]
     # Without the translations, the same notebook reads as tampered with.
     assert restore_structure(theirs, english)[1]
+
+
+# -- feedback pages in the student's language ---------------------------------------------
+
+CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
+
+
+def _page(instructor, kind: str, language: str, assignment: str) -> str:
+    return next((instructor / "feedback" / _student(kind, language) / assignment)
+                .glob("*.html")).read_text(encoding="utf-8")
+
+
+def _shown(page: str) -> str:
+    """The page's text as a reader sees it: code un-highlighted, entities read."""
+    text = re.sub(r"<(style|script)\b.*?</\1>|<svg\b.*?</svg>", "", page, flags=re.S)
+    return html.unescape(re.sub(r"<[^>]+>", "", text))
+
+
+def _answer_lines(assignment: str) -> set[str]:
+    """The source's lines that answer: inside its solution and hidden-test regions (the long
+    ones, as ``leaked`` takes them)."""
+    found, inside = set(), False
+    for cell in load_notebook(COURSE.source_notebook(assignment))["cells"]:
+        for line in "".join(cell["source"]).splitlines():
+            if re.match(r"\s*### (BEGIN|END) (SOLUTION|HIDDEN TESTS)", line):
+                inside = "BEGIN" in line
+            elif inside and len(line.strip()) > 30:
+                found.add(line.strip())
+    return found
+
+
+def _first_line(nb: dict) -> str:
+    cell = next(c for c in nb["cells"] if c["cell_type"] == "markdown")
+    return "".join(cell["source"]).splitlines()[0].lstrip("# ").strip()
+
+
+@pytest.mark.parametrize("case", TRANSLATED, ids="/".join)
+def test_a_translated_submissions_feedback_page_is_in_its_language(graded, case):
+    """The release's text, the verdicts and the page's labels in the student's language;
+    line for line what the English page says."""
+    language, assignment = case
+    instructor, _ = graded
+    title, english_title = _first_line(_release(language, assignment)), \
+        _first_line(_release(ENGLISH, assignment))
+    for kind in _submissions(language, assignment):
+        page, english = (_page(instructor, kind, lang, assignment) for lang in (language, ENGLISH))
+        shown, english_shown = _shown(page), _shown(english)
+        assert f'<html lang="{language}">' in page and title in shown, kind
+        assert english_title not in shown, kind
+        for label in ("Hidden checks for", "Student's answer", "(Score:", "not attempted yet:",
+                      "Looks like:"):
+            assert label not in shown, (kind, label)
+        # The same verdict lines: one header per exercise, as many stubs and mistakes.
+        exercises = len(_notebook.exercise_cells(_release(ENGLISH, assignment)))
+        assert english_shown.count("Hidden checks for") == exercises, kind
+        for ours, theirs in (("的隐藏检查：", "Hidden checks for"),
+                             ("尚未作答", "not attempted yet:"), ("看起来像是：", "Looks like:")):
+            assert shown.count(ours) == english_shown.count(theirs), (kind, ours)
+
+
+@pytest.mark.parametrize("case", TRANSLATED, ids="/".join)
+def test_a_translated_feedback_page_leaks_nothing_more_than_the_english_one(graded, case):
+    language, assignment = case
+    instructor, _ = graded
+    answers = _answer_lines(assignment)
+    for kind in _submissions(language, assignment):
+        page, english = (_page(instructor, kind, lang, assignment) for lang in (language, ENGLISH))
+        assert not leaked(page, assignment), kind
+        # Read as text, code included: no line of the hidden checks or the answers that the
+        # English page does not show too (the student's own code, a line they were given).
+        assert set(leaked(_shown(page), assignment)) <= set(leaked(_shown(english), assignment))
+        ours = {line for line in answers if line in _shown(page)}
+        assert ours <= {line for line in answers if line in _shown(english)}, kind
+    # The check sees answers where there are some: the complete student's own code.
+    assert {line for line in answers if line in _shown(_page(instructor, "complete", language,
+                                                             assignment))}
+
+
+def test_an_english_submissions_feedback_page_stays_english(graded):
+    instructor, _ = graded
+    for assignment in sorted({assignment for _, assignment in TRANSLATED}):
+        for kind in _submissions(ENGLISH, assignment):
+            page = _page(instructor, kind, ENGLISH, assignment)
+            assert "<html>" in page and "Hidden checks for" in page
+            assert not CJK.search(_shown(page)), (assignment, kind)

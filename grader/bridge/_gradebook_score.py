@@ -14,6 +14,7 @@ from nbconvert.preprocessors import Preprocessor
 from traitlets import Bool
 
 from grader import _notebook
+from grader.bridge._verdict_text import CHANGED
 
 __all__ = ["VerdictScoreFromGradebook", "with_score"]
 
@@ -25,8 +26,7 @@ def with_score(text: str, score: float) -> str:
     def replace(match: re.Match) -> str:
         auto = float(match["auto"])
         said = f"→ {score:g} / {match['max']} points"
-        return said if abs(auto - score) < 0.005 else (
-            f"{said} (your instructor changed it from {auto:g})")
+        return said if abs(auto - score) < 0.005 else said + CHANGED.format(auto=f"{auto:g}")
     return _POINTS.sub(replace, text, count=1)
 
 

@@ -16,7 +16,7 @@ from nbconvert.preprocessors import Preprocessor
 from nbformat import v4
 from traitlets import Bool, Float
 
-from grader import _notebook
+from grader import _language, _notebook
 from grader._course import Course
 from grader.batch._verdicts import stored_verdict
 from grader.bridge._structure import restore_structure, take_restored
@@ -97,17 +97,22 @@ class RestoreStructure(Preprocessor):
     enabled = Bool(True)
 
     def preprocess(self, nb, resources):
+        from grader.bridge._feedback_language import with_language
+
         assignment = resources["nbgrader"]["assignment"]
         course = Course.find()
         submitted = course.submitted(resources["nbgrader"]["student"], assignment) / \
             f"{resources['nbgrader']['notebook']}.ipynb"
+        releases = _language.releases(course, assignment)
+        english = releases.pop(_language.ENGLISH)
         # Restored already when it was judged ahead of nbgrader: not again.
         restored, changes = take_restored(submitted) or restore_structure(
-            nb, _notebook.load(course.release_notebook(assignment)),
-            [_notebook.load(p) for p in course.translated_release_notebooks(assignment)])
+            nb, english, list(releases.values()))
         for change in changes:
             self.log.warning("%s/%s: %s", resources["nbgrader"].get("student"), assignment, change)
-        return nbformat.from_dict(restored), resources
+        # The feedback page is written in the language the student worked in.
+        language = _language.notebook_language(nb, {_language.ENGLISH: english, **releases})
+        return nbformat.from_dict(with_language(restored, language)), resources
 
 
 def sanitize_pipeline() -> list:
@@ -147,11 +152,14 @@ def feedback_pipeline() -> list:
     points are the gradebook's. ``DrawFailingInputs``: a picture of each first
     failing input. ``MathAsMathML``: the page's maths renders offline.
     ``WrapLongLines``: a verdict's long lines wrap at the page's edge.
+    ``InStudentLanguage`` (after the verdict has the gradebook's points, before the
+    Markdown's maths is rendered): a page in the language the student worked in.
     """
     from nbgrader.converters import GenerateFeedback
     from nbgrader.preprocessors import ClearHiddenTests
 
     from grader.bridge._drawn_inputs import DrawFailingInputs
+    from grader.bridge._feedback_language import InStudentLanguage
     from grader.bridge._gradebook_score import VerdictScoreFromGradebook
     from grader.bridge._offline_math import MathAsMathML
     from grader.bridge._page_style import WrapLongLines
@@ -159,8 +167,8 @@ def feedback_pipeline() -> list:
     # GetGrades first (it reads the gradebook), then CSSHTMLHeaderPreprocessor (it starts
     # the page's styles, which WrapLongLines adds to).
     stock = GenerateFeedback().preprocessors
-    return [*stock, ClearHiddenTests, VerdictScoreFromGradebook, DrawFailingInputs,
-            MathAsMathML, WrapLongLines]
+    return [*stock, ClearHiddenTests, VerdictScoreFromGradebook, InStudentLanguage,
+            DrawFailingInputs, MathAsMathML, WrapLongLines]
 
 
 class _CompiledTemplates(jinja2.BytecodeCache):
@@ -185,7 +193,8 @@ _COMPILED_TEMPLATES = _CompiledTemplates()
 
 
 class FeedbackExporter(HTMLExporter):
-    """nbconvert's HTML exporter, compiling its templates once per process, not per notebook.
+    """nbconvert's HTML exporter, compiling its templates once per process, not per notebook;
+    the page's labels in the student's language (``_feedback_language``).
 
     The exporter rebuilds its Jinja environment for every notebook (it registers
     filters per notebook), so each feedback page compiled nine templates anew.
@@ -195,3 +204,9 @@ class FeedbackExporter(HTMLExporter):
         environment = super()._create_environment()
         environment.bytecode_cache = _COMPILED_TEMPLATES
         return environment
+
+    def from_notebook_node(self, nb, resources=None, **kw):
+        from grader.bridge._feedback_language import language_of, page_in_language
+
+        html, resources = super().from_notebook_node(nb, resources, **kw)
+        return page_in_language(html, language_of(nb)), resources

@@ -25,10 +25,17 @@ import threading
 from pathlib import Path
 
 from grader import _notebook
+from grader._language import ENGLISH, localized, marked, reworded
 
-__all__ = ["restore_structure", "restored_submission", "take_restored"]
+__all__ = ["NOTE_ID", "note_in_language", "restore_structure", "restored_submission",
+           "take_restored"]
 
 NOTE_ID = "tensor-anatomy-structure-note"
+_TITLE = marked("**Grader's note on this notebook's structure:**", "feedback")
+_EDITED = marked("test or locked cells (or their nbgrader metadata) were edited, deleted, "
+                 "retyped or added; the released versions were graded instead", "feedback")
+_NO_ANSWER = marked("no answer cell found for {names}: graded as blank", "feedback")
+_ITEM = "\n- "
 
 
 def _nbgrader(cell) -> dict | None:
@@ -101,18 +108,26 @@ class _Sorted:
 
     def changes(self) -> list[str]:
         missing = [g for g in self.answer_ids if g not in self.answers]
-        notes = ["test or locked cells (or their nbgrader metadata) were edited, deleted, "
-                 "retyped or added; the released versions were graded instead"] \
-            if self.changed else []
+        notes = [_EDITED] if self.changed else []
         if missing:
-            notes.append(f"no answer cell found for {', '.join(missing)}: graded as blank")
+            notes.append(_NO_ANSWER.format(names=", ".join(missing)))
         return notes
 
 
 def _note(changes: list[str]) -> dict:
-    text = "**Grader's note on this notebook's structure:**\n" + "".join(
-        f"\n- {change}" for change in changes)
+    text = _TITLE + "\n" + "".join(_ITEM + change for change in changes)
     return {"cell_type": "markdown", "id": NOTE_ID, "metadata": {}, "source": text}
+
+
+def note_in_language(text: str, language: str) -> str:
+    """The structure note's text (``_note``, English) in ``language``, change by change."""
+    if language == ENGLISH:
+        return text
+    title, *changes = text.split(_ITEM)
+    title = localized(_TITLE, "feedback", language) if title.strip() == _TITLE else title
+    said = [reworded(change, (_EDITED, _NO_ANSWER), "feedback", language) or change
+            for change in changes]
+    return title.rstrip("\n") + "\n" + "".join(_ITEM + change for change in said)
 
 
 def restore_structure(submitted: dict, release: dict,

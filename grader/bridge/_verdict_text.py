@@ -3,10 +3,19 @@
 One header line per exercise with its points, then the hidden checks (a failed
 one with why and on which input), then the misconceptions the failures look
 like. The feedback page and the instructor's reports read these lines back.
+
+Written in English (the autograded notebook is the instructor's, and the reports
+read it), or in the student's language (``python -m grader validate``); a feedback
+page in another language rewrites the English lines with ``in_language``, which
+reads each line back by the template that wrote it (``grader._language.reworded``).
+What the hidden checks say (a check's description, why it failed, on which input)
+is the judge's, in English, and stays so.
 """
 
-__all__ = ["LOOKS_LIKE", "NOT_ATTEMPTED", "VERDICT_HEADER", "misconceptions_shown", "report_lines",
-           "score"]
+from grader._language import ENGLISH, localized, marked, reworded, values
+
+__all__ = ["CHANGED", "LOOKS_LIKE", "NOT_ATTEMPTED", "VERDICT_HEADER", "in_language",
+           "misconceptions_shown", "report_lines", "score"]
 
 
 def score(record: dict, points: float) -> float:
@@ -16,13 +25,26 @@ def score(record: dict, points: float) -> float:
     return round(points * record["passed"] / record["total"], 2)
 
 
-VERDICT_HEADER = "Hidden checks for"
+VERDICT_HEADER = "Hidden checks for"  # how the English verdict starts (``missing_verdicts``)
+_HEADER = marked("Hidden checks for {name}: {passed} of {total} passed → {score} / {points} "
+                 "points", "verdict")
+# Added to the header where an instructor changed the score (``_gradebook_score``).
+CHANGED = marked(" (your instructor changed it from {auto})", "verdict")
+_INDENT, _DETAIL_INDENT = "  ", "      "
 # A line per named wrong answer the failures look like (``grader.judge._misconceptions``);
 # the instructor's table counts them (``grader.batch._misconception_report``).
-LOOKS_LIKE = "  Looks like: "
-
-
-NOT_ATTEMPTED = "  not attempted yet: the answer cell is still the stub (NotImplementedError)"
+_LOOKS_LIKE = marked("Looks like: {mistake}", "verdict")
+LOOKS_LIKE = _INDENT + _LOOKS_LIKE.removesuffix("{mistake}")
+_NOT_ATTEMPTED = marked("not attempted yet: the answer cell is still the stub "
+                        "(NotImplementedError)", "verdict")
+NOT_ATTEMPTED = _INDENT + _NOT_ATTEMPTED
+# A group of checks (one description); the forms with counts first: read back, the
+# plain form would take the count for part of the description.
+_GROUPS = (marked("✓ {description} ({count} examples)", "verdict"),
+           marked("✓ {description}", "verdict"),
+           marked("✗ {description}: {failed} of {count} wrong", "verdict"),
+           marked("✗ {description}", "verdict"))
+_MORE = marked("… and {more} more", "verdict")
 _SHOWN_FAILURES = 3  # per group of checks: the first few say enough
 
 
@@ -42,37 +64,83 @@ def _groups(checks: list[dict]) -> list[tuple[str, list[dict]]]:
     return list(groups.items())
 
 
-def _group_lines(description: str, checks: list[dict]) -> list[str]:
+def _said(template: str, language: str, **values) -> str:
+    return localized(template, "verdict", language).format(**values)
+
+
+def _group_lines(description: str, checks: list[dict], language: str) -> list[str]:
     failed = [check for check in checks if not check["passed"]]
-    count = f" ({len(checks)} examples)" if len(checks) > 1 else ""
+    passed_with_count, passed, failed_with_count, failed_alone = _GROUPS
+    count = str(len(checks))
     if not failed:
-        return [f"  ✓ {description}{count}"]
-    how_many = f": {len(failed)} of {len(checks)} wrong" if len(checks) > 1 else ""
-    lines = [f"  ✗ {description}{how_many}"]
+        template = passed_with_count if len(checks) > 1 else passed
+        return [_INDENT + _said(template, language, description=description, count=count)]
+    template = failed_with_count if len(checks) > 1 else failed_alone
+    lines = [_INDENT + _said(template, language, description=description,
+                             failed=str(len(failed)), count=count)]
     for check in failed[:_SHOWN_FAILURES]:
-        lines += [f"      {line}" for line in check["detail"].splitlines()]
+        lines += [_DETAIL_INDENT + line for line in check["detail"].splitlines()]
     if len(failed) > _SHOWN_FAILURES:
-        lines.append(f"      … and {len(failed) - _SHOWN_FAILURES} more")
+        lines.append(_DETAIL_INDENT + _said(_MORE, language,
+                                            more=str(len(failed) - _SHOWN_FAILURES)))
     return lines
 
 
-def report_lines(name: str, record: dict, points: float) -> list[str]:
+def report_lines(name: str, record: dict, points: float,
+                 language: str = ENGLISH) -> list[str]:
     """What the student reads in the test cell: a line per group of hidden checks (the
     checks of one description, e.g. one per entry of a finite exercise), why the first
     failed ones failed, then the misconceptions the failures look like."""
-    head = (f"{VERDICT_HEADER} {name}: {record['passed']} of {record['total']} passed"
-            f" → {score(record, points):g} / {points:g} points")
+    head = _said(_HEADER, language, name=name, passed=str(record["passed"]),
+                 total=str(record["total"]), score=f"{score(record, points):g}",
+                 points=f"{points:g}")
     if _not_attempted(record):
-        return [head, NOT_ATTEMPTED]
+        return [head, _INDENT + localized(_NOT_ATTEMPTED, "verdict", language)]
     lines = [head]
     for description, checks in _groups(record["checks"]):
-        lines += _group_lines(description, checks)
-    return lines + [f"{LOOKS_LIKE}{mistake}" for mistake in record.get("misconceptions", [])]
+        lines += _group_lines(description, checks, language)
+    return lines + [_INDENT + _said(_LOOKS_LIKE, language, mistake=mistake)
+                    for mistake in record.get("misconceptions", [])]
 
 
 def misconceptions_shown(cell) -> list[str]:
-    """The misconceptions a graded test cell names (its ``report_lines``)."""
+    """The misconceptions a graded test cell names (its ``report_lines``, in English)."""
     text = "".join("".join(output.get("text", "")) for output in cell.get("outputs", [])
                    if output.get("output_type") == "stream")
     return [line.removeprefix(LOOKS_LIKE) for line in text.splitlines()
             if line.startswith(LOOKS_LIKE)]
+
+
+# --- an English verdict, in another language -------------------------------------------
+
+def _header_in(line: str, language: str) -> str | None:
+    found = values(line, _HEADER + CHANGED)
+    if found is None:
+        return reworded(line, (_HEADER,), "verdict", language)
+    auto = found.pop("auto")
+    return _said(_HEADER, language, **found) + _said(CHANGED, language, auto=auto)
+
+
+def _line_in(line: str, language: str) -> str:
+    """One line of ``report_lines`` (English, as ``_gradebook_score`` left it) in
+    ``language``; a hidden check's own words (a detail line) as they are."""
+    if line.startswith(_DETAIL_INDENT):
+        more = reworded(line[len(_DETAIL_INDENT):], (_MORE,), "verdict", language)
+        return line if more is None else _DETAIL_INDENT + more
+    if line.startswith(_INDENT):
+        body = line[len(_INDENT):]
+        if body == _NOT_ATTEMPTED:
+            return _INDENT + localized(_NOT_ATTEMPTED, "verdict", language)
+        found = reworded(body, (*_GROUPS, _LOOKS_LIKE), "verdict", language)
+        return line if found is None else _INDENT + found
+    found = _header_in(line, language)
+    return line if found is None else found
+
+
+def in_language(text: str, language: str) -> str:
+    """A test cell's English verdict (``report_lines``, joined) in ``language``: the same
+    lines, each written by its template's translation with the same values."""
+    if language == ENGLISH:
+        return text
+    return "".join(_line_in(line.removesuffix("\n"), language) + line[len(line.rstrip("\n")):]
+                   for line in text.splitlines(keepends=True))

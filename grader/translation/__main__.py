@@ -1,7 +1,8 @@
 """``python -m grader.translation [--language L] {update,build,status}``: the three commands.
 
     update [LESSON ...]   refresh every catalogue from its English lesson or assignment,
-                          and the runtime catalogue (anatomy_widgets/locale) from the code;
+                          the runtime catalogue (anatomy_widgets/locale) and the grading
+                          commands' (grader/locale) from the code;
                           start one for each LESSON named (a stem: 02_creating_tensors)
                           and for each assignment named by --exercise
     build [--all] [LESSON ...]
@@ -19,7 +20,7 @@ import sys
 
 from grader._course import Course
 
-from . import _build, _exercises, _layout, _runtime
+from . import _build, _exercises, _grading, _layout, _runtime
 from ._catalogue import problems
 
 
@@ -37,7 +38,9 @@ def _status(course: Course, language: str) -> bool:
         complete = complete and not found
     found = _runtime.problems(course, language)
     print(f"{language}/runtime ({_runtime.catalogue_path(course, language).name}): {found}")
-    return complete and not found
+    grading = _grading.problems(course, language)
+    print(f"{language}/grading (grader/locale/{language}.po): {grading}")
+    return complete and not found and not grading
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -64,7 +67,8 @@ def main(argv: list[str] | None = None) -> int:
     for language in [args.language] if args.language else every:
         if args.command == "update":
             for path in [*_build.update(course, language, tuple(args.lessons)),
-                         *_exercises.update(course, language, tuple(args.exercise))]:
+                         *_exercises.update(course, language, tuple(args.exercise)),
+                         *_grading.update(course, language)]:
                 print(f"updated {path.relative_to(course.root)}")
         elif args.command == "build":
             for path in _build.build(course, language, args.all, tuple(args.lessons)):

@@ -1,0 +1,153 @@
+"""The language the grading commands speak to a student, and their words in it.
+
+The instructor-side twin of ``anatomy_widgets._language`` (the student's kernel): the
+same languages and the same setting, ``$TENSOR_ANATOMY_LANG``. What the grading
+commands write for a student (a feedback page's verdicts and notes,
+``python -m grader validate``'s lines and points table) passes its English through
+``localized(text, context, language)`` with literals, or is marked where it is kept in
+a constant with ``marked(text, context)`` (gettext's ``gettext_noop``). Their
+translations are ``grader/locale/<language>.po`` (msgctxt the context: "verdict",
+"feedback", "validate"), which the student edition does not ship: none of it runs
+there. ``python -m grader.translation update`` writes it from these calls
+(``grader.translation._grading``), and a test fails on a string without its
+translation.
+
+The language of a submission is read from the notebook itself (``notebook_language``):
+the release whose text the submission's cells share, the metadata the release writes
+where the cells cannot tell.
+"""
+
+import json
+import re
+import string
+from functools import cache
+from pathlib import Path
+
+from anatomy_widgets._language import ENGLISH, ENVIRONMENT, read_po
+
+__all__ = ["ENGLISH", "ENVIRONMENT", "KEY", "languages", "localized", "marked", "named",
+           "notebook_language", "releases", "reworded", "values"]
+
+KEY = "tensor_anatomy"  # the notebook metadata a translated release writes: {"language": ...}
+_LOCALE = Path(__file__).resolve().with_name("locale")
+
+
+@cache
+def languages() -> tuple[str, ...]:
+    """English, then each language with a catalogue (``grader/locale/<language>.po``)."""
+    return (ENGLISH, *sorted(path.stem for path in _LOCALE.glob("*.po")))
+
+
+def named(setting: str | None) -> str | None:
+    """The language ``setting`` names (``zh-CN``, ``zh_cn``), if it names one."""
+    known = {name.lower().replace("_", "-"): name for name in languages()}
+    return known.get((setting or "").strip().lower().replace("_", "-"))
+
+
+@cache
+def _catalogue(language: str) -> dict[tuple[str | None, str], str]:
+    """(context, English) → translation, of ``grader/locale/<language>.po``; a fuzzy entry
+    is not used (the English shows until a translator clears it, as ``msgfmt`` does)."""
+    try:
+        text = (_LOCALE / f"{language}.po").read_text(encoding="utf-8")
+    except OSError:
+        return {}
+    return {(context, english): translated
+            for context, english, translated, fuzzy in read_po(text)
+            if translated and not fuzzy}
+
+
+def localized(text: str, context: str, language: str) -> str:
+    """``text`` (English, of ``context``) in ``language``; ``text`` itself in English or
+    where the catalogue has no translation. Callers pass literals, or constants
+    ``marked`` where they are defined: the catalogue's tools find them by that."""
+    if language == ENGLISH:
+        return text
+    return _catalogue(language).get((context, text), text)
+
+
+def marked(text: str, context: str) -> str:
+    """``text`` itself: English kept in a constant, translated where it is shown with
+    ``localized(CONSTANT, context, language)``."""
+    return text
+
+
+# --- reading an English line back ----------------------------------------------------
+
+@cache
+def _pattern(template: str) -> re.Pattern:
+    """A regular expression matching what ``template.format(...)`` writes, one group per
+    field: derived from the template, so the two cannot drift."""
+    parts = []
+    for literal, field, _, _ in string.Formatter().parse(template):
+        parts.append(re.escape(literal))
+        if field is not None:
+            parts.append(f"(?P<{field}>.*)")  # greedy: a description may hold "(" or ":"
+    return re.compile("".join(parts) + r"\Z", re.S)
+
+
+def values(text: str, template: str) -> dict[str, str] | None:
+    """The values ``template.format(**values)`` wrote as ``text``; ``None`` if it did not."""
+    found = _pattern(template).match(text)
+    return found.groupdict() if found else None
+
+
+def reworded(text: str, templates: tuple[str, ...], context: str,
+             language: str) -> str | None:
+    """``text``, which one of ``templates`` (English, in the order tried) wrote, written
+    by that template's translation with the same values; ``None`` if none wrote it."""
+    for template in templates:
+        found = values(text, template)
+        if found is not None:
+            return localized(template, context, language).format(**found)
+    return None
+
+
+# --- which language a notebook is in -----------------------------------------------
+
+def _text(cell: dict) -> str:
+    source = cell.get("source", "")
+    return "".join(source) if isinstance(source, list) else str(source)
+
+
+def _told(nb: dict) -> str | None:
+    meta = nb.get("metadata")
+    told = meta.get(KEY) if isinstance(meta, dict) else None
+    return told.get("language") if isinstance(told, dict) else None
+
+
+def notebook_language(nb: dict, releases: dict[str, dict]) -> str:
+    """The language of a submission ``nb``: of the releases (language → released notebook),
+    the one whose cells it holds most of as released (same id and text; only the cells
+    the languages write differently count); where the cells cannot tell (none kept, or a
+    tie), the language its metadata names, if released; else English."""
+    texts = {lang: {c.get("id"): _text(c) for c in release.get("cells", [])}
+             for lang, release in releases.items()}
+    ids = set.intersection(*(set(t) for t in texts.values())) if texts else set()
+    differing = {i for i in ids if len({t[i] for t in texts.values()}) > 1}
+    kept = dict.fromkeys(releases, 0)
+    for cell in nb.get("cells", []):
+        if isinstance(cell, dict) and cell.get("id") in differing:
+            for lang in releases:
+                kept[lang] += texts[lang][cell["id"]] == _text(cell)
+    most = max(kept.values(), default=0)
+    leaders = [lang for lang, count in kept.items() if count == most]
+    told = _told(nb)
+    if len(leaders) == 1 and most:
+        return leaders[0]
+    if told in (leaders if most else releases):
+        return told
+    return ENGLISH
+
+
+def releases(course, assignment: str) -> dict[str, dict]:
+    """language → the released notebook of ``assignment`` in it: ``exercises/`` in English,
+    ``exercises/<language>/`` in each other (its language as its metadata says)."""
+    def load(path: Path) -> dict:
+        return json.loads(path.read_text(encoding="utf-8"))
+
+    found = {ENGLISH: load(course.release_notebook(assignment))}
+    for path in course.translated_release_notebooks(assignment):
+        nb = load(path)
+        found[_told(nb) or path.parents[1].name] = nb
+    return found

@@ -1,0 +1,102 @@
+"""The grading commands' catalogue: what they write for a student, one file per language.
+
+``grader/locale/<language>.po`` (read by ``grader._language``; not in the student
+edition: nothing there grades) holds one entry per English string that the grading
+code passes to ``localized(text, context, language)`` or marks with
+``marked(text, context)``, both literals: msgctxt the context ("verdict", "feedback",
+"page", "validate"), msgid the English. ``lines`` finds them by reading the code
+(``ast``), nothing listed by hand, so a new string is missing until translated and a
+changed one stale (``tests/test_grading_language.py``); ``update`` merges them as the
+runtime catalogue's (``_merge.merged_lines``: no translation is ever lost).
+
+The widgets' and the public checks' words are the other runtime catalogue's
+(``_runtime``, ``translate``/``english``): those run in the student's kernel.
+"""
+
+import ast
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+
+from grader._course import Course
+
+from . import _merge, _pofile
+from ._catalogue import Problems, keyed_problems
+
+__all__ = ["MARKERS", "catalogue_path", "found_in", "lines", "new", "problems",
+           "translations", "update"]
+
+MARKERS = ("localized", "marked")  # grader._language's: (text, context, ...)
+
+_HEADER = """\
+# The {language} words of the grading commands for students: feedback pages (verdicts,
+# the structure note, the page's labels) and `python -m grader validate` (grader._language).
+# One entry per English string the code passes to localized(text, context, language) or
+# marks with marked(text, context); msgctxt the context. Written by `python -m
+# grader.translation update`, which keeps every translation; an entry marked fuzzy is not
+# shown until a translator clears it (the #| lines: its old English). Keep each {{field}}
+# of the English as it is."""
+
+
+def _literal(node: ast.expr | None) -> str | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    return None
+
+
+def found_in(source: str) -> list[tuple[str, str]]:
+    """``(context, English)`` of each ``localized``/``marked`` call with literal text and
+    context in ``source``, in the order written."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call):
+            continue
+        name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+        keywords = {k.arg: k.value for k in node.keywords}
+        text = _literal(node.args[0]) if node.args else _literal(keywords.get("text"))
+        context = _literal(node.args[1]) if len(node.args) > 1 else \
+            _literal(keywords.get("context"))
+        if name in MARKERS and text is not None and context is not None:
+            found.append((node.lineno, node.col_offset, context, text))
+    return [(context, text) for *_, context, text in sorted(found)]
+
+
+def lines(root: Path) -> list[tuple[str, str]]:
+    """Every string of the grading code under ``root / "grader"``: ``(context, English)``,
+    each once, in path order."""
+    found = []
+    for path in sorted((root / "grader").rglob("*.py")):
+        found += found_in(path.read_text(encoding="utf-8"))
+    return list(dict.fromkeys(found))
+
+
+def catalogue_path(course: Course, language: str) -> Path:
+    return course.root / "grader" / "locale" / f"{language}.po"
+
+
+def new(language: str) -> Catalog:
+    catalog = _pofile.new(language, "grading")
+    catalog.header_comment = _HEADER.format(language=language)
+    return catalog
+
+
+def translations(catalog: Catalog) -> dict:
+    """``(context, English)`` → its active entry."""
+    return {(m.context, m.id): m for m in catalog if m.id}
+
+
+def _read(course: Course, language: str) -> Catalog:
+    path = catalogue_path(course, language)
+    return _pofile.read(path) if path.exists() else new(language)
+
+
+def problems(course: Course, language: str) -> Problems:
+    """What keeps the grading catalogue of ``language`` from translating the code as it is."""
+    return keyed_problems(lines(course.root), translations(_read(course, language)))
+
+
+def update(course: Course, language: str) -> list[Path]:
+    """Merge the code's strings into ``grader/locale/<language>.po``; the path if written."""
+    path = catalogue_path(course, language)
+    return [path] if _pofile.write(_merge.merged_lines(lines(course.root),
+                                                       _read(course, language)), path) else []
