@@ -7,6 +7,7 @@ cell passes as before, and a wrong one still fails.
 
 import nbformat
 import pytest
+import torch
 from conftest import ROOT
 from nbclient import NotebookClient
 from nbgrader.utils import determine_grade
@@ -64,3 +65,26 @@ def test_a_finished_exercise_passes_and_a_wrong_one_still_fails():
     # The visible assert failed; the student reads the public check's counterexample.
     assert [o["ename"] for o in errors] == ["Mismatch"], cell.outputs
     assert "your result is (1, 1, 1)" in errors[0]["evalue"], errors[0]["evalue"]
+
+
+def test_a_not_implemented_error_from_torch_is_a_mistake_not_the_stub():
+    """Only the stub's bare ``raise NotImplementedError()`` is "not attempted yet"."""
+    from grader import check, checking
+    from grader.checks import Mismatch, NotAttempted
+
+    def masked_mean(x, lengths):  # copies a meta tensor to the CPU: torch refuses, and says why
+        return torch.ones(2, device="meta").cpu()
+
+    with pytest.raises(Mismatch, match="Cannot copy out of meta tensor"):
+        check(masked_mean)
+    with pytest.raises(NotImplementedError, match="Cannot copy out of meta tensor"):
+        with checking(masked_mean):
+            masked_mean(None, None)
+
+    def masked_mean(x, lengths):  # noqa: F811 - the released stub
+        raise NotImplementedError()
+
+    with pytest.raises(NotAttempted):
+        check(masked_mean)
+    with checking(masked_mean):  # swallowed: Run All goes on
+        masked_mean(None, None)
