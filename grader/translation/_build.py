@@ -19,9 +19,10 @@ from babel.messages.catalog import Catalog
 from grader._course import Course
 from grader._navigation import START
 
-from . import _layout, _merge, _pofile, _runtime
+from . import _exercises, _layout, _merge, _pofile, _runtime
 from ._catalogue import problems, translations
 from ._generate import navigation_cell, title, translated
+from ._start import start_page
 
 __all__ = ["build", "catalogues", "complete", "dump", "expected", "load", "skeleton", "update"]
 
@@ -76,13 +77,22 @@ def _following(course: Course, lesson: Path, ready: dict) -> tuple | None:
     return title("".join(load(after[0])["cells"][0]["source"])), f"../{after[0].name}", False
 
 
-def _navigation(course: Course, language: str, lesson: Path, ready: dict) -> dict:
+def _exercises_of(course: Course, language: str, lesson: Path, released) -> Path:
+    """The assignment a lesson links to: in ``language`` where ``released`` (the assignments
+    whose catalogue is complete: ``build`` releases them) holds it, else the English one."""
+    if lesson.stem in released:
+        return _exercises.release_folder(course, language) / lesson.stem / \
+            course.release_notebook(lesson.stem).name
+    return course.release_notebook(lesson.stem)
+
+
+def _navigation(course: Course, language: str, lesson: Path, ready: dict, released) -> dict:
     here = _layout.folder(course, language)
-    exercises = os.path.relpath(course.release_notebook(lesson.stem), here)
-    start = os.path.relpath(course.root / "course" / START, here)
+    exercises = os.path.relpath(_exercises_of(course, language, lesson, released), here)
     words = _layout.language_file(course, language)["navigation"]
+    # The language's own start page (``_start``), beside its lessons.
     return navigation_cell(words, Path(exercises).as_posix(),
-                           _following(course, lesson, ready), Path(start).as_posix())
+                           _following(course, lesson, ready), START)
 
 
 def complete(course: Course, language: str) -> dict[Path, Catalog]:
@@ -92,12 +102,22 @@ def complete(course: Course, language: str) -> dict[Path, Catalog]:
 
 
 def expected(course: Course, language: str) -> dict[Path, dict]:
-    """Translated lesson path → the notebook ``build`` writes there, English outputs and all."""
-    ready = complete(course, language)
-    return {_layout.translated_path(course, language, lesson):
-            translated(load(lesson), catalog, language,
-                       _navigation(course, language, lesson, ready))
-            for lesson, catalog in ready.items()}
+    """Translated lesson path → the notebook ``build`` writes there, English outputs and all;
+    and the language's start page (``_start``), once a lesson is translated."""
+    ready, released = complete(course, language), set(_exercises.complete(course, language))
+    lessons = {lesson: translated(load(lesson), catalog, language,
+                                  _navigation(course, language, lesson, ready, released))
+               for lesson, catalog in ready.items()}
+    found = {_layout.translated_path(course, language, lesson): nb
+             for lesson, nb in lessons.items()}
+    if lessons:
+        here = _layout.folder(course, language)
+        chapters = [(lesson, lessons.get(lesson),
+                     _exercises_of(course, language, lesson, released))
+                    for lesson in _layout.lessons(course)]
+        found[here / START] = start_page(_layout.language_file(course, language)["start"],
+                                         here, chapters)
+    return found
 
 
 def skeleton(nb: dict) -> dict:
@@ -160,6 +180,7 @@ def build(course: Course, language: str, everything: bool = False,
             continue
         if not everything and path.exists() and skeleton(load(path)) == skeleton(nb):
             continue
-        path.write_text(dump(_with_outputs(nb, _run(nb, path))), encoding="utf-8")
+        ran = _run(nb, path) if any(c["cell_type"] == "code" for c in nb["cells"]) else nb
+        path.write_text(dump(_with_outputs(nb, ran)), encoding="utf-8")
         written.append(path)
     return written
