@@ -91,10 +91,11 @@ new-exercise: setup
 	$(PY) -m grader.cli new-exercise $(ASSIGNMENT) $(NAME) $(if $(POINTS),--points $(POINTS))
 
 # make student-edition OUT=../tensor-anatomy-student: the course as students get it, a git
-# repository with its own make lab and make test, and no answer in it.
+# repository with its own make lab and make test, and no answer in it. LANGUAGE=zh-CN: for
+# Chinese students (its README in Chinese, make lab opens course/zh-CN/00_start.ipynb).
 student-edition: setup
-	$(if $(OUT),,$(error usage: make student-edition OUT=DIR))
-	$(PY) -m grader.cli student-edition $(OUT)
+	$(if $(OUT),,$(error usage: make student-edition OUT=DIR [LANGUAGE=zh-CN]))
+	$(PY) -m grader.cli student-edition $(OUT) $(if $(LANGUAGE),--language $(LANGUAGE))
 
 clean-instructor:
 	rm -rf instructor

@@ -110,6 +110,9 @@ def main(argv=None) -> int:
     edition_cmd = sub.add_parser("student-edition",
                                  help="write the course as students get it (no answers)")
     edition_cmd.add_argument("out", type=Path, help="a new folder (becomes a git repository)")
+    edition_cmd.add_argument("--language", default="en",
+                             help="the students' language: its README and start page "
+                                  "(default: en; zh-CN: course/zh-CN, exercises/zh-CN)")
     for command in (grade_cmd, demo_cmd, validate_cmd):
         command.add_argument("--allow-unconfined", action="store_true",
                              help="grade even where the kernel refuses the sandbox's namespaces "
@@ -133,9 +136,13 @@ def main(argv=None) -> int:
     if options.command == "student-edition":
         from grader import edition
 
-        written = edition.build(course, options.out)
-        print(f"student edition: {len(written)} files in {options.out} (a git repository); "
-              f"students clone it and run make lab")
+        try:
+            written = edition.build(course, options.out, language=options.language)
+        except (FileExistsError, FileNotFoundError) as exc:
+            print(exc, file=sys.stderr)
+            return 2
+        print(f"student edition ({options.language}): {len(written)} files in {options.out} "
+              f"(a git repository); students clone it and run make lab")
         return 0
     if not _sandbox_ready(options.allow_unconfined):
         return 2

@@ -12,7 +12,10 @@ import pytest
 from conftest import ASSIGNMENTS, COURSE, ROOT, load_notebook
 
 from grader import _notebook, edition
+from grader._language import ENGLISH, localized
 from grader.checks import _digests, exercise_names
+from grader.edition import _files
+from grader.translation import _layout
 
 
 def registered_exercises() -> list[str]:
@@ -21,11 +24,22 @@ def registered_exercises() -> list[str]:
 MARKERS = ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS")
 
 
+LANGUAGES = [ENGLISH, *_layout.languages(COURSE)]  # an edition for students of each
+
+
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     out = tmp_path_factory.mktemp("edition") / "tensor-anatomy-student"
     edition.build(COURSE, out)
     return out
+
+
+@pytest.fixture(scope="module", params=LANGUAGES)
+def built_in(request, tmp_path_factory):
+    """The edition for students of each language: (language, its folder)."""
+    out = tmp_path_factory.mktemp(f"edition-{request.param}") / "tensor-anatomy-student"
+    edition.build(COURSE, out, language=request.param)
+    return request.param, out
 
 
 def _texts(folder):
@@ -57,7 +71,8 @@ def test_it_is_a_git_repository_with_the_course_and_the_exercises(built):
     assert {"README.md", "Makefile", "requirements.txt"} <= {p.name for p in built.iterdir()}
 
 
-def test_it_holds_no_solution_marker_no_solution_and_no_grading_code(built):
+def test_it_holds_no_solution_marker_no_solution_and_no_grading_code(built_in):
+    _, built = built_in
     texts = dict(_texts(built))
     for path, text in texts.items():
         assert not any(marker in text for marker in MARKERS), path
@@ -72,9 +87,10 @@ def test_it_holds_no_solution_marker_no_solution_and_no_grading_code(built):
         assert not (built / absent).exists(), absent
 
 
-def test_it_holds_no_table_of_finite_answers(built):
+def test_it_holds_no_table_of_finite_answers(built_in):
     """Not torch's answers, and not their digests: a digest of a two-way answer is the
     answer to anyone who hashes both ways."""
+    _, built = built_in
     table = json.loads((built / "grader/checks/answer_digests.json").read_text())
     assert table == {"withheld": sorted(_digests.finite_exercises())}
     for path, text in _texts(built):
@@ -141,3 +157,71 @@ def test_its_own_make_test_reruns_every_lesson_in_a_fresh_folder(built, tmp_path
                          ).read_text())
     assert server["ServerApp"]["jpserver_extensions"] == {
         "nbgrader.server_extensions.formgrader": False}
+
+
+# -- an edition in each language ------------------------------------------------------------
+
+def test_every_link_of_its_pages_leads_to_a_file_and_cell_of_the_edition(built_in):
+    from test_navigation import _leads_somewhere
+
+    language, built = built_in
+    pages = sorted((built / "course").rglob("*.ipynb")) + \
+        sorted((built / "exercises").rglob("*.ipynb"))
+    assert len(pages) > 2 * len(ASSIGNMENTS)
+    for page in pages:
+        cells = json.loads(page.read_text(encoding="utf-8"))["cells"]
+        text = "".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+        for target in re.findall(r"\]\(([^)]+)\)", text):
+            if "://" not in target and not target.startswith("#"):
+                assert _leads_somewhere(page, target), f"{page.relative_to(built)}: {target}"
+
+
+def _lab_command(built) -> str:
+    """What ``make lab`` runs (``make -n``: said, not run)."""
+    done = subprocess.run(["make", "-n", "lab", "PYTHON=true"], cwd=built, capture_output=True,
+                          text=True, check=True)
+    lines = done.stdout.replace("\\\n", " ").splitlines()
+    return next(line for line in lines if "jupyterlab " in line)
+
+
+def test_make_lab_opens_the_start_page_of_its_language(built_in):
+    language, built = built_in
+    start = _files.start_page(language)
+    assert f"--LabApp.default_url=/lab/tree/{start}" in _lab_command(built)
+    assert (built / start).is_file()
+    first = json.loads((built / start).read_text(encoding="utf-8"))["cells"][0]
+    assert json.loads((COURSE.root / start).read_text(encoding="utf-8"))["cells"][0] == first
+
+
+def test_its_readme_is_the_template_in_its_language(built_in):
+    """Every block of the English README's template, translated (code blocks too, their
+    comments), naming that language's lessons, start page and exercises, which exist."""
+    language, built = built_in
+    readme = (built / "README.md").read_text(encoding="utf-8")
+    for block in _files._README:
+        said = localized(block, "edition", language)
+        if said != block or language == ENGLISH:
+            head = said.split("{")[0]
+            assert head in readme, (language, head)
+        if language != ENGLISH and "{" not in block and block != said:
+            assert block not in readme, block
+    folder = "course" if language == ENGLISH else f"course/{language}"
+    named = re.findall(r"`((?:course|exercises)/[^`]*)`", readme)
+    assert {f"{folder}/", _files.start_page(language)} <= set(named)
+    for path in named:
+        assert (built / path).exists(), path
+    assert {p for p in named if p.endswith(".ipynb")} == \
+        {f"{folder}/{p.name}" for p in (COURSE.root / folder).glob("*.ipynb")}
+    log = subprocess.run(["git", "log", "--format=%s"], cwd=built, capture_output=True,
+                         text=True, check=True).stdout
+    assert log.strip() == "Tensor Anatomy, student edition" + \
+        ("" if language == ENGLISH else f" ({language})")
+
+
+def test_a_language_without_its_pages_gets_no_edition(tmp_path):
+    with pytest.raises(FileNotFoundError, match="grader.translation build"):
+        edition.build(COURSE, tmp_path / "out", language="fr")
+    done = subprocess.run([sys.executable, "-m", "grader.cli", "student-edition",
+                           str(tmp_path / "out"), "--language", "fr"], cwd=ROOT,
+                          capture_output=True, text=True)
+    assert done.returncode == 2 and "no fr edition" in done.stderr

@@ -1,4 +1,5 @@
-"""``make student-edition OUT=DIR``: the course as students get it, with no answer in it.
+"""``make student-edition OUT=DIR [LANGUAGE=zh-CN]``: the course as students get it, with no
+answer in it, for students of one language.
 
 Runs on the instructor's machine and writes ``DIR``, a git repository that
 students clone: the lessons (``course/``, with their outputs), the released
@@ -23,6 +24,7 @@ import subprocess
 from pathlib import Path
 
 from grader._course import Course
+from grader._language import ENGLISH
 from grader.checks import _digests, _public_examples
 from grader.edition import _files
 
@@ -87,11 +89,19 @@ def _git(out: Path, *args: str) -> None:
     subprocess.run(["git", *args], cwd=out, check=True, capture_output=True)
 
 
-def build(course: Course, out: Path, commit: bool = True) -> list[Path]:
-    """Write the student edition at ``out`` (a new or empty folder); the files written."""
+def build(course: Course, out: Path, commit: bool = True,
+          language: str = ENGLISH) -> list[Path]:
+    """Write the student edition for students of ``language`` at ``out`` (a new or empty
+    folder); the files written."""
     out = Path(out)
     if out.exists() and any(out.iterdir()):
         raise FileExistsError(f"{out} is not empty: the student edition goes in a new folder")
+    missing = [path for path in (course.root / _files.start_page(language),
+                                 course.root / "exercises" / language)
+               if language != ENGLISH and not path.exists()]
+    if missing:
+        raise FileNotFoundError(f"no {language} edition without {missing[0]}: run `python -m "
+                                f"grader.translation build` (it writes both)")
     for name in _COPIED:
         shutil.copytree(course.root / name, out / name, ignore=_IGNORED)
     for relative in public_modules(course.root):
@@ -104,12 +114,13 @@ def build(course: Course, out: Path, commit: bool = True) -> list[Path]:
     withheld = out / "grader" / "checks" / _digests.DIGESTS_FILE.name
     withheld.write_text(json.dumps({"withheld": sorted(_digests.finite_exercises())},
                                    indent=1) + "\n", encoding="utf-8")
-    for name, text in _files.edition_files(course).items():
+    for name, text in _files.edition_files(course, language).items():
         (out / name).write_text(text, encoding="utf-8")
     if commit:
         _git(out, "init", "-q")
         _git(out, "add", "-A")
         _git(out, "-c", "user.name=Tensor Anatomy", "-c", "user.email=course@localhost",
-             "commit", "-q", "-m", "Tensor Anatomy, student edition")
+             "commit", "-q", "-m", "Tensor Anatomy, student edition"
+             + ("" if language == ENGLISH else f" ({language})"))
     return sorted(p.relative_to(out) for p in out.rglob("*") if p.is_file()
                   and ".git" not in p.relative_to(out).parts)

@@ -3,8 +3,9 @@
 import tomllib
 
 from grader._course import Course
+from grader._language import ENGLISH, localized, marked
 
-__all__ = ["edition_files"]
+__all__ = ["edition_files", "readme", "start_page"]
 
 # What only grading needs (the judge, its cluster, its gradebook, its sandbox).
 _GRADER_ONLY = {"hypothesis", "distributed", "psycopg[binary]", "pyseccomp", "latex2mathml"}
@@ -54,65 +55,64 @@ test: setup
 \t\t--nbval-sanitize-with course/nbval_sanitize.cfg
 """
 
-_README = """\
-# Tensor Anatomy (student edition)
+# The README, block by block (joined by a blank line): each block through the grading
+# catalogue (``grader._language``, grader/locale/<language>.po), so a language's README is
+# this template with its translated text, and a block changed here is stale there.
+_README = (
+    marked("# Tensor Anatomy (student edition)", "edition"),
+    marked("An interactive course on the PyTorch tensor: storage, strides, views, devices,\n"
+           "autograd. Every claim in a lesson is a cell whose output was produced by the\n"
+           "torch you will run ({torch}).", "edition"),
+    marked("## Start", "edition"),
+    marked("```bash\n"
+           "make lab     # sets up .venv (a few minutes the first time), opens JupyterLab\n"
+           "make test    # re-runs every lesson and compares it with its stored outputs\n"
+           "```", "edition"),
+    marked("You need `python3` (3.11 or newer) and `make`.\n"
+           "`make lab PORT=9999 TOKEN=secret BROWSER=no` picks another port, a fixed token,\n"
+           "no browser.", "edition"),
+    marked("## How to work", "edition"),
+    marked("1. Read and run a lesson in `{course}`, in order (`{start}`, which\n"
+           "   `make lab` opens, links each with its exercises and a time estimate):\n"
+           "{lessons}\n"
+           "2. Open its assignment in `{exercises}` and replace each\n"
+           "   `raise NotImplementedError()` with your code.\n"
+           "3. The cell under each exercise (`with checking(your_function):`) runs a few\n"
+           "   visible checks and `check(your_function)`: instant feedback, either a line\n"
+           "   starting with `✓`, or one line `Mismatch: ...` with a small counterexample\n"
+           "   (the input, your result, torch's). An exercise you have not started says\n"
+           "   `not attempted yet`, and Run All goes on to the end. For exercises with a\n"
+           "   fixed set of answers ({withheld}) `check` tells you whether your answer has\n"
+           "   the right form only: whether it is right is for the grader. Where the\n"
+           "   answer is an algorithm for you to write, `check` tries a fixed set of\n"
+           "   examples whose expected results were stored when the course was released.\n"
+           "4. Before you submit, **Validate** (the notebook's toolbar) runs the whole\n"
+           "   notebook in a fresh kernel and lists each test cell that fails, one line each.\n"
+           "5. Your grade comes from hidden checks run by your instructor on many more\n"
+           "   inputs, outside your notebook. Passing `check` is a good sign, not a\n"
+           "   guarantee.", "edition"),
+    marked("## Hand in", "edition"),
+    marked("Your instructor releases each assignment through nbgrader's exchange. In\n"
+           "JupyterLab, **Nbgrader > Assignment List**: *Fetch* an assignment (it lands in\n"
+           "a folder of that name here), work on it, *Validate*, then *Submit* (as often\n"
+           "as you like: the last one before the due date counts). After grading, *Fetch\n"
+           "Feedback* shows each check your code passed or failed. The same from a\n"
+           "terminal in this folder:", "edition"),
+    "```bash\n"
+    ".venv/bin/python -m nbgrader fetch_assignment 01_storage_strides\n"
+    ".venv/bin/python -m nbgrader submit 01_storage_strides\n"
+    ".venv/bin/python -m nbgrader fetch_feedback 01_storage_strides\n"
+    "```",
+    marked("The course's name and exchange are in `nbgrader_config.py`.", "edition"),
+    marked("This edition holds no solution and no hidden check.", "edition"),
+)
 
-An interactive course on the PyTorch tensor: storage, strides, views, devices,
-autograd. Every claim in a lesson is a cell whose output was produced by the
-torch you will run ({torch}).
 
-## Start
+def readme(language: str, **values: str) -> str:
+    """The edition's README in ``language``, its ``{fields}`` filled in."""
+    return "\n\n".join(localized(block, "edition", language).format(**values)
+                       for block in _README) + "\n"
 
-```bash
-make lab     # sets up .venv (a few minutes the first time), opens JupyterLab
-make test    # re-runs every lesson and compares it with its stored outputs
-```
-
-You need `python3` (3.11 or newer) and `make`.
-`make lab PORT=9999 TOKEN=secret BROWSER=no` picks another port, a fixed token,
-no browser.
-
-## How to work
-
-1. Read and run a lesson in `course/`, in order (`course/00_start.ipynb`, which
-   `make lab` opens, links each with its exercises and a time estimate):
-{lessons}
-2. Open its assignment in `exercises/` and replace each
-   `raise NotImplementedError()` with your code.
-3. The cell under each exercise (`with checking(your_function):`) runs a few
-   visible checks and `check(your_function)`: instant feedback, either a line
-   starting with `✓`, or one line `Mismatch: ...` with a small counterexample
-   (the input, your result, torch's). An exercise you have not started says
-   `not attempted yet`, and Run All goes on to the end. For exercises with a
-   fixed set of answers ({withheld}) `check` tells you whether your answer has
-   the right form only: whether it is right is for the grader. Where the
-   answer is an algorithm for you to write, `check` tries a fixed set of
-   examples whose expected results were stored when the course was released.
-4. Before you submit, **Validate** (the notebook's toolbar) runs the whole
-   notebook in a fresh kernel and lists each test cell that fails, one line each.
-5. Your grade comes from hidden checks run by your instructor on many more
-   inputs, outside your notebook. Passing `check` is a good sign, not a
-   guarantee.
-
-## Hand in
-
-Your instructor releases each assignment through nbgrader's exchange. In
-JupyterLab, **Nbgrader > Assignment List**: *Fetch* an assignment (it lands in
-a folder of that name here), work on it, *Validate*, then *Submit* (as often
-as you like: the last one before the due date counts). After grading, *Fetch
-Feedback* shows each check your code passed or failed. The same from a
-terminal in this folder:
-
-```bash
-.venv/bin/python -m nbgrader fetch_assignment 01_storage_strides
-.venv/bin/python -m nbgrader submit 01_storage_strides
-.venv/bin/python -m nbgrader fetch_feedback 01_storage_strides
-```
-
-The course's name and exchange are in `nbgrader_config.py`.
-
-This edition holds no solution and no hidden check.
-"""
 
 _NBGRADER_CONFIG = '''"""nbgrader settings for students: the course's name and the exchange that its
 assignments are fetched from and submitted to (JupyterLab's Assignment List, or
@@ -137,18 +137,27 @@ def requirements(course: Course) -> list[str]:
             if r.split("=")[0].split(">")[0].split("<")[0] not in _GRADER_ONLY]
 
 
-def edition_files(course: Course) -> dict[str, str]:
-    """file name → text, at the edition's top level."""
+def start_page(language: str) -> str:
+    """Where ``make lab`` opens: the start page of ``language``'s lessons."""
+    return "course/00_start.ipynb" if language == ENGLISH else f"course/{language}/00_start.ipynb"
+
+
+def edition_files(course: Course, language: str = ENGLISH) -> dict[str, str]:
+    """file name → text, at the edition's top level, for students of ``language``."""
     from grader.checks import _digests
 
     needs = requirements(course)
     torch = next(r for r in needs if r.startswith("torch=="))
-    lessons = "\n".join(f"   - `course/{path.name}`"
-                        for path in sorted(course.root.glob("course/*.ipynb")))
+    folder = "course" if language == ENGLISH else f"course/{language}"
+    lessons = "\n".join(f"   - `{folder}/{path.name}`"
+                        for path in sorted(course.root.glob(f"{folder}/*.ipynb")))
     withheld = ", ".join(f"`{name}`" for name in sorted(_digests.finite_exercises()))
+    exercises = "exercises/" if language == ENGLISH else f"exercises/{language}/"
     return {
-        "README.md": _README.format(torch=torch, lessons=lessons, withheld=withheld),
-        "Makefile": _MAKEFILE,
+        "README.md": readme(language, torch=torch, lessons=lessons, withheld=withheld,
+                            course=f"{folder}/", start=start_page(language),
+                            exercises=exercises),
+        "Makefile": _MAKEFILE.replace(start_page(ENGLISH), start_page(language)),
         "requirements.txt": "\n".join(needs) + "\n",
         ".gitignore": _GITIGNORE,
         # The instructor's settings as this edition's defaults.
