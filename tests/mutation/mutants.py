@@ -155,4 +155,30 @@ MUTANTS = [
           "              and False]  # MUTANT"),),
         ("tests/test_translation.py::test_each_problem_of_a_printed_template_is_caught",),
     ),
+    Mutant(
+        "a submission's language is whatever its metadata says (its cells not read)",
+        "grader/_language.py",
+        (("                kept[lang] += texts[lang][cell[\"id\"]] == _text(cell)\n",
+          "                pass  # MUTANT\n"),),
+        ("tests/test_grading_language.py::"
+         "test_a_submission_is_in_the_language_of_the_release_whose_text_it_holds",),
+    ),
+    Mutant(
+        "a Chinese student's feedback page keeps the English release's Markdown",
+        "grader/bridge/_feedback_language.py",
+        (("                cell.source = _text(given[cell.id])\n",
+          "                pass  # MUTANT\n"),),
+        ("tests/test_grading_language.py::"
+         "test_a_page_is_in_the_language_of_the_release_the_student_worked_in",),
+    ),
+    Mutant(
+        "an English verdict line read back by the wrong template (a count taken for words)",
+        "grader/bridge/_verdict_text.py",
+        (("_GROUPS = (marked(\"✓ {description} ({count} examples)\", \"verdict\"),\n"
+          "           marked(\"✓ {description}\", \"verdict\"),\n",
+          "_GROUPS = (marked(\"✓ {description}\", \"verdict\"),  # MUTANT\n"
+          "           marked(\"✓ {description} ({count} examples)\", \"verdict\"),\n"),),
+        ("tests/test_grading_language.py::"
+         "test_an_english_verdict_reads_back_as_the_verdict_written_in_the_language",),
+    ),
 ]
