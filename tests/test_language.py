@@ -7,6 +7,7 @@ the runtime's small ``.po`` reader read what babel (the catalogues' writer) read
 
 import io
 import os
+import re
 
 import pytest
 from babel.messages.pofile import read_po as babel_read_po
@@ -14,6 +15,7 @@ from conftest import ROOT
 
 from anatomy_widgets import _language
 from anatomy_widgets._language import ENVIRONMENT, language, read_po, translate
+from grader.checks._test_cell import fill
 
 CATALOGUES = sorted((ROOT / "course").glob("*/po/*.po")) + \
     sorted((ROOT / "anatomy_widgets" / "locale").glob("*.po"))
@@ -137,3 +139,21 @@ def test_a_kernel_in_a_zh_cn_folder_speaks_chinese(tmp_path):
     spoken = _language.translate("NOTE: {ran}; {measured}", _language.SAY, "zh-CN")
     assert spoken != "NOTE: {ran}; {measured}"  # chapter 4's catalogue translates it
     assert said[0]["text"] == spoken.format(ran="甲", measured="乙") + "\n"
+
+
+# -- fill: a translated template's spaces ---------------------------------------------------
+
+@pytest.mark.parametrize("template, values, said", [
+    ("{subject} 是 {value}；{why}", {"subject": "f(1)：你的结果", "value": (1, 2), "why": "甲"},
+     "f(1)：你的结果是 (1, 2)；甲"),                        # a word: no space
+    ("{subject} 是 {value}；{why}", {"subject": "f(1)：w.grad", "value": 0.5, "why": "甲"},
+     "f(1)：w.grad 是 0.5；甲"),                             # code: its space kept
+    ("{subject} 的 {wrong} 不对。", {"subject": "你的结果", "wrong": "形状 (3,)（torch：(1,)）"},
+     "你的结果的形状 (3,)（torch：(1,)）不对。"),            # both sides of a field
+    ("{a} {b}", {"a": "甲", "b": "乙"}, "甲 乙"),             # a space between two fields stays
+    ("{x!r:.4} is {y:g}", {"x": "abcdef", "y": 1e-5}, "'abc is 1e-05"),  # format's own
+])
+def test_fill_drops_a_template_space_only_between_chinese_words(template, values, said):
+    assert fill(template, **values) == said
+    if not re.search(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]", template):
+        assert said == template.format(**values)  # English: exactly format's
