@@ -30,6 +30,7 @@ import torch
 from anatomy_widgets._language import english, translate
 
 from .checks._registry import Mismatch
+from .checks._test_cell import fill
 
 __all__ = [
     "scalar_close",
@@ -82,7 +83,7 @@ def _as_float(value, ints: bool) -> float | None:
 def _subject(call: str, what: str | None) -> str:
     """Who a message is about: ``call: what``, or the call's result."""
     what = what or translate("your result", "checks")
-    return f"{call}: {what}" if call else what
+    return fill(translate("{call}: {what}", "checks"), call=call, what=what) if call else what
 
 
 def _torch_says(truth) -> str:
@@ -97,11 +98,12 @@ def expect_int(call: str, result, truth: int, *, what=None, why=None) -> int:
     """``result`` must be a Python int (not a bool, float or tensor) equal to ``truth``."""
     value = as_int(result)
     if value is None:
-        raise Mismatch(translate("{subject} is {kind}; expected an int", "checks").format(
-            subject=_subject(call, what), kind=_kind(result)))
+        raise Mismatch(fill(translate("{subject} is {kind}; expected an int", "checks"),
+                            subject=_subject(call, what), kind=_kind(result)))
     if value != truth:
-        raise Mismatch(translate("{subject} is {value}; {why}", "checks").format(
-            subject=_subject(call, what), value=value, why=why or _torch_says(truth)))
+        raise Mismatch(fill(translate("{subject} is {value}; {why}", "checks"),
+                            subject=_subject(call, what), value=value,
+                            why=why or _torch_says(truth)))
     return value
 
 
@@ -109,9 +111,9 @@ def expect_ints(call: str, result, truth, *, what=None, why=None) -> tuple[int, 
     """``result`` must be a tuple or list of Python ints equal to ``truth``'s."""
     values = tuple(map(as_int, result)) if isinstance(result, (tuple, list)) else None
     if values is None or None in values or values != tuple(truth):
-        raise Mismatch(translate("{subject} is {value}; {why}", "checks").format(
-            subject=_subject(call, what), value=f"{result!r:.120}",
-            why=why or _torch_says(tuple(truth))))
+        raise Mismatch(fill(translate("{subject} is {value}; {why}", "checks"),
+                            subject=_subject(call, what), value=f"{result!r:.120}",
+                            why=why or _torch_says(tuple(truth))))
     return values
 
 
@@ -121,11 +123,12 @@ def expect_float(call: str, result, truth: float, *, rtol: float, atol: float = 
     ``scalar_close`` to ``truth``: NaN or an infinity only where torch has it."""
     value = _as_float(result, ints)
     if value is None:
-        raise Mismatch(translate("{subject} is {kind}; expected a float", "checks").format(
-            subject=_subject(call, what), kind=_kind(result)))
+        raise Mismatch(fill(translate("{subject} is {kind}; expected a float", "checks"),
+                            subject=_subject(call, what), kind=_kind(result)))
     if not scalar_close(value, truth, rtol, atol):
-        raise Mismatch(translate("{subject} is {value}; {why}", "checks").format(
-            subject=_subject(call, what), value=repr(value), why=why or _torch_says(repr(truth))))
+        raise Mismatch(fill(translate("{subject} is {value}; {why}", "checks"),
+                            subject=_subject(call, what), value=repr(value),
+                            why=why or _torch_says(repr(truth))))
     return value
 
 
@@ -252,18 +255,20 @@ def expect_like(call: str, result, truth: torch.Tensor, *, device: bool = False,
     """``result`` as a plain tensor, if it has ``truth``'s shape, dtype, layout and (with
     ``device=True``, or where the answer is on meta) device; values are not compared."""
     if not is_tensor(result):
-        raise Mismatch(translate("{subject} is {kind}; expected a tensor of {truth}",
-                                 "checks").format(subject=_subject(call, what), kind=_kind(result),
-                                                  truth=describe_tensor(truth)))
+        raise Mismatch(fill(translate("{subject} is {kind}; expected a tensor of {truth}",
+                                      "checks"),
+                            subject=_subject(call, what), kind=_kind(result),
+                            truth=describe_tensor(truth)))
     plain = as_plain(result)
     trait = translate("{name} {mine} (torch's: {torchs})", "checks")
     wrong = [trait.format(name=translate(name, "checks"), mine=mine, torchs=torchs)
              for name, mine, torchs in _traits(plain, truth, device) if mine != torchs]
     if wrong:
-        raise Mismatch(translate("{subject} has the wrong {wrong}.\n  yours: {yours}\n  torch: "
-                                 "{torchs}", "checks").format(
-            subject=_subject(call, what), wrong=", ".join(wrong), yours=describe_tensor(plain),
-            torchs=describe_tensor(truth)))
+        raise Mismatch(fill(translate("{subject} has the wrong {wrong}.\n  yours: {yours}\n  "
+                                      "torch: {torchs}", "checks"),
+                            subject=_subject(call, what),
+                            wrong=translate(", ", "checks").join(wrong),
+                            yours=describe_tensor(plain), torchs=describe_tensor(truth)))
     return plain
 
 
@@ -279,9 +284,9 @@ def expect_tensor(call: str, result, truth: torch.Tensor, *, rtol: float = 0.0,
     if index is not None:
         within = translate(" (beyond rtol={rtol:g}, atol={atol:g})", "checks").format(
             rtol=rtol, atol=atol) if rtol or atol else ""
-        raise Mismatch(translate(
+        raise Mismatch(fill(translate(
             "{subject} has wrong values, first at index {index}: yours {mine!r}, torch's "
-            "{torchs!r}{within}.\n  yours: {yours}\n  torch: {truth}", "checks").format(
+            "{torchs!r}{within}.\n  yours: {yours}\n  torch: {truth}", "checks"),
             subject=_subject(call, what), index=index, mine=mine[index].item(),
             torchs=truth[index].item(), within=within, yours=describe_tensor(mine),
             truth=describe_tensor(truth)))

@@ -133,7 +133,7 @@ def test_a_kernel_in_a_zh_cn_folder_speaks_chinese(tmp_path):
     assert "12 个元素 · 连续：False" in data["text/html"]
     assert data["text/plain"].startswith("MemoryLayout(shape=(4, 3)")  # torch's words: kept
     error = next(o for o in wrong if o["output_type"] == "error")
-    assert error["ename"] == "Mismatch" and "你的结果 是 (1, 1, 1)" in error["evalue"]
+    assert error["ename"] == "Mismatch" and "：你的结果是 (1, 1, 1)；" in error["evalue"]
     assert stub[0]["name"] == "stderr" and stub[0]["text"].startswith(
         "contiguous_strides：尚未作答。")
     spoken = _language.translate("NOTE: {ran}; {measured}", _language.SAY, "zh-CN")

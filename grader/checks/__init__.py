@@ -69,7 +69,8 @@ def check(answer) -> None:
     except Mismatch as failure:
         # Raised again from here, alone: the student reads the exercise and the
         # counterexample, not a traceback through the checks' own frames.
-        raise Mismatch(f"{name}: {failure}") from None
+        raise Mismatch(translate("{name}: {failure}", "checks").format(name=name,
+                                                                   failure=failure)) from None
     from . import _digests  # not at the top: the judge's (and zygote's) memory stays as it was
 
     if _digests.withheld() and name in _digests.finite_exercises():
