@@ -1,17 +1,20 @@
 """anatomy_widgets._language: which language a kernel speaks, and how it finds its words.
 
 Does the setting win over the folder, does a ``zh-CN`` folder (or one above) mean
-Chinese, does unknown text fall back to English, is a fuzzy entry left unused, and does
-the runtime's small ``.po`` reader read what babel (the catalogues' writer) reads?
+Chinese, does unknown text fall back to English, is a fuzzy entry left unused, does
+the runtime's small ``.po`` reader read what babel (the catalogues' writer) reads, and
+does a public check's counterexample read as Chinese, only its code and values English?
 """
 
+import contextlib
 import io
 import os
 import re
+import warnings
 
 import pytest
 from babel.messages.pofile import read_po as babel_read_po
-from conftest import ROOT
+from conftest import COURSE, ROOT
 
 from anatomy_widgets import _language
 from anatomy_widgets._language import ENVIRONMENT, language, read_po, translate
@@ -133,7 +136,9 @@ def test_a_kernel_in_a_zh_cn_folder_speaks_chinese(tmp_path):
     assert "12 个元素 · 连续：False" in data["text/html"]
     assert data["text/plain"].startswith("MemoryLayout(shape=(4, 3)")  # torch's words: kept
     error = next(o for o in wrong if o["output_type"] == "error")
-    assert error["ename"] == "Mismatch" and "：你的结果是 (1, 1, 1)；" in error["evalue"]
+    assert error["ename"] == "Mismatch" and error["evalue"] == (
+        "contiguous_strides：contiguous_strides((2, 3, 4))：你的结果是 (1, 1, 1)；"
+        "torch.empty((2, 3, 4)).stride() 是 (12, 4, 1)")
     assert stub[0]["name"] == "stderr" and stub[0]["text"].startswith(
         "contiguous_strides：尚未作答。")
     spoken = _language.translate("NOTE: {ran}; {measured}", _language.SAY, "zh-CN")
@@ -157,3 +162,77 @@ def test_fill_drops_a_template_space_only_between_chinese_words(template, values
     assert fill(template, **values) == said
     if not re.search(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]", template):
         assert said == template.format(**values)  # English: exactly format's
+
+
+# -- a public check's counterexample, in Chinese --------------------------------------------
+
+# English prose of the checks' templates; the wrong answers' code and values use none of them.
+_PROSE = re.compile(r"\b(is|are|your|yours|expected|returned|raised|wrong|the|should|but|"
+                    r"has|says|gives|called|must|not|of|for|with|and|an?|it|its)\b")
+_CHINESE = re.compile(r"[\u4e00-\u9fff]")
+
+
+def _solution_namespace(assignment: str) -> dict:
+    from grader import _notebook
+
+    namespace = {"__name__": "solution"}
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        for source in _notebook.code_cells(_notebook.load(COURSE.source_notebook(assignment))):
+            exec(compile(source, assignment, "exec"), namespace)
+    return namespace
+
+
+def _caught(answer) -> str | None:
+    """The public check's message on ``answer``; None where it passes."""
+    from grader import check
+    from grader.checks import Mismatch
+
+    try:
+        with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
+            warnings.simplefilter("ignore")  # what torch says of a wrong answer
+            check(answer)
+    except Mismatch as failure:
+        return str(failure)
+    return None  # a mistake against a puzzle's rules only: grading catches it
+
+
+def _counterexamples(assignment: str, monkeypatch) -> dict[str, tuple[str, str]]:
+    """``exercise: mistake`` → its public check's message (English, Chinese), for each
+    named wrong answer of ``assignment`` that the check catches."""
+    from grader.hidden.wrong_answers import named_wrong_answers
+
+    solution, said = _solution_namespace(assignment), {}
+    for exercise, answers in named_wrong_answers(assignment).items():
+        for mistake, source in answers:
+            namespace = dict(solution)
+            exec(compile(source, f"wrong {exercise}", "exec"), namespace)
+            messages = []
+            for lang in ("en", "zh-CN"):  # translate reads the setting at each call
+                monkeypatch.setenv(ENVIRONMENT, lang)
+                messages.append(_caught(namespace[exercise]))
+            if messages[0] is not None:
+                said[f"{exercise}: {mistake}"] = tuple(messages)
+    return said
+
+
+def test_a_counterexample_in_chinese_has_no_english_words_but_code_and_values(assignment,
+                                                                              monkeypatch):
+    """Each named wrong answer's counterexample: in Chinese, the English prose of every
+    template is gone (only code, values and torch's names remain), and the English one
+    is not Chinese. Left out: where the student's code raised (``on input ...: error``,
+    the exception's own words), where a message quotes torch's exception (its words
+    again), and the statements of predict_verdicts' claims, which the notebook prints
+    in English as it prints its code."""
+    from grader.givens.pitfalls import CLAIMS
+
+    checked = []
+    for name, (english_text, chinese) in _counterexamples(assignment, monkeypatch).items():
+        assert not _CHINESE.search(english_text), name
+        if ": on input " in english_text or "Error (" in english_text or "fails: " in english_text:
+            continue
+        assert _CHINESE.search(chinese), name
+        for statement in CLAIMS.values():
+            chinese = chinese.replace(statement, "")
+        assert not _PROSE.findall(chinese), f"{name}: {chinese}"
+        checked.append(name)
+    assert checked  # every chapter has wrong answers whose message is the checks' own

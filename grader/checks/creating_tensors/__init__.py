@@ -19,6 +19,7 @@ from ..._errors import StudentRaised
 from ...givens.creating_tensors import EXPRESSIONS, as_numpy
 from .._digests import factory_items, is_right
 from .._registry import Mismatch, public_check
+from .._test_cell import fill, translate
 from ._oracle import (
     describe_array,
     describe_input,
@@ -84,17 +85,22 @@ def compare_infer_dtype(fn, data):
         if raises and err.type_name == truth[0]:
             return
         if raises:
-            raise Mismatch(f"{call} raised {err.type_name}; torch.tensor raises "
-                           f"{truth[0]} ({truth[1]})") from None
+            raise Mismatch(fill(translate("{call} raised {kind}; torch.tensor raises {error} "
+                                          "({message})", "checks"),
+                                call=call, kind=err.type_name, error=truth[0],
+                                message=truth[1])) from None
         raise
     if raises:
-        raise Mismatch(f"{call} returned {result!r}; torch.tensor raises {truth[0]} "
-                       f"({truth[1]})")
+        raise Mismatch(fill(translate("{call} returned {result!r}; torch.tensor raises {error} "
+                                      "({message})", "checks"),
+                            call=call, result=result, error=truth[0], message=truth[1]))
     if not isinstance(result, torch.dtype):
-        raise Mismatch(f"{call} returned {result!r} ({type(result).__name__}); "
-                       f"expected a torch.dtype such as torch.float32")
+        raise Mismatch(fill(translate("{call} returned {result!r} ({kind}); expected a "
+                                      "torch.dtype such as torch.float32", "checks"),
+                            call=call, result=result, kind=type(result).__name__))
     if result != truth:
-        raise Mismatch(f"{call} returned {result}; torch.tensor makes {truth}")
+        raise Mismatch(fill(translate("{call} returned {result}; torch.tensor makes {truth}",
+                                      "checks"), call=call, result=result, truth=truth))
 
 
 # --- 2. factory_results ---------------------------------------------------------------
@@ -110,24 +116,32 @@ def compare_factory_results(fn, expression, truth: tuple | None = None):
     kernel each half is checked against its salted digest instead (``_digests``)."""
     answers = fn()
     if not isinstance(answers, dict):
-        raise Mismatch(f"factory_results() returned {type(answers).__name__}; expected a dict")
+        raise Mismatch(fill(translate("{call} returned {kind}; expected a dict", "checks"),
+                            call="factory_results()", kind=type(answers).__name__))
     answer = answers.get(expression)
     if not isinstance(answer, (tuple, list)) or len(answer) != 2:
-        raise Mismatch(f"factory_results()[{expression!r}] is {answer!r}; "
-                       f"expected a pair (dtype, shape)")
+        raise Mismatch(fill(translate("{item} is {answer!r}; expected a pair (dtype, shape)",
+                                      "checks"),
+                            item=f"factory_results()[{expression!r}]", answer=answer))
     dtype, shape = answer
     if not isinstance(dtype, torch.dtype):
-        raise Mismatch(f"factory_results() says {expression} has dtype {dtype!r}; "
-                       f"expected a torch.dtype such as torch.float32")
+        raise Mismatch(fill(translate("factory_results() says {expression} has dtype {dtype!r}; "
+                                      "expected a torch.dtype such as torch.float32", "checks"),
+                            expression=expression, dtype=dtype))
     if not isinstance(shape, (tuple, list)) or not all(type(n) is int for n in shape):
-        raise Mismatch(f"factory_results() says {expression} has shape {shape!r}; "
-                       f"expected a tuple of ints")
+        raise Mismatch(fill(translate("factory_results() says {expression} has shape {shape!r}; "
+                                      "expected a tuple of ints", "checks"),
+                            expression=expression, shape=shape))
     said = (str(dtype), str(tuple(shape)))
     told = (str(truth[0]), str(tuple(truth[1]))) if truth is not None else (None, None)
     for part, answer, item, true in zip(("dtype", "shape"), said, factory_items(expression), told):
         if not is_right("factory_results", item, answer, true):
-            raise Mismatch(f"factory_results() says {expression} has {part} {answer}; "
-                           f"not on torch {torch.__version__.split('+')[0]} (run it and see)")
+            # part: "dtype" or "shape", words of the catalogue (grader._compare marks them)
+            raise Mismatch(fill(translate("factory_results() says {expression} has {part} "
+                                          "{answer}; not on torch {version} (run it and see)",
+                                          "checks"),
+                                expression=expression, part=translate(part, "checks"),
+                                answer=answer, version=torch.__version__.split('+')[0]))
 
 
 # --- 3. share_or_copy -----------------------------------------------------------------
@@ -152,26 +166,32 @@ def _share_or_copy_examples():
 @public_check("share_or_copy", _share_or_copy_examples)
 def compare_share_or_copy(fn, x, steps, readonly):
     array = as_numpy(x, steps, readonly)
-    call = f"share_or_copy(x, {steps}, {readonly}) for x = {describe_input(x)}"
+    call = fill(translate("{call} for x = {x}", "checks"),
+                call=f"share_or_copy(x, {steps}, {readonly})", x=describe_input(x))
     truth = torch.from_numpy(array.copy())
     can_share = torch_from_numpy_shares(array)
     result = fn(x, steps, readonly)
     if not isinstance(result, tuple) or len(result) != 2:
-        raise Mismatch(f"{call} returned {type(result).__name__}; "
-                       f"expected a pair (tensor, shared)")
+        raise Mismatch(fill(translate("{call} returned {kind}; expected a pair (tensor, shared)",
+                                      "checks"), call=call, kind=type(result).__name__))
     tensor, shared = result
-    tensor = expect_tensor(call, tensor, truth, what="the tensor")
+    tensor = expect_tensor(call, tensor, truth, what=translate("the tensor", "checks"))
     if not isinstance(shared, bool):
-        raise Mismatch(f"{call}: shared is {shared!r}; expected True or False")
-    why = ("torch.from_numpy takes it as it is" if can_share else
-           "torch.from_numpy refuses it or warns about it")
+        raise Mismatch(fill(translate("{item} is {answer}; expected True or False", "checks"),
+                            item=fill(translate("{call}: shared", "checks"), call=call),
+                            answer=repr(shared)))
+    why = translate("torch.from_numpy takes it as it is", "checks") if can_share else \
+        translate("torch.from_numpy refuses it or warns about it", "checks")
     if shared != can_share:
-        raise Mismatch(f"{call}: shared={shared}, but the NumPy array is an "
-                       f"{describe_array(array)}, and {why}")
+        raise Mismatch(fill(translate("{call}: shared={shared}, but the NumPy array is an "
+                                      "{array}, and {why}", "checks"),
+                            call=call, shared=shared, array=describe_array(array), why=why))
     if shares_storage(tensor, x) != can_share:
-        did = "shares" if shares_storage(tensor, x) else "does not share"
-        raise Mismatch(f"{call}: says shared={shared}, but the tensor {did} x's memory; "
-                       f"the NumPy array is an {describe_array(array)}")
+        said = translate("{call}: says shared={shared}, but the tensor shares x's memory; the "
+                         "NumPy array is an {array}", "checks") if shares_storage(tensor, x) \
+            else translate("{call}: says shared={shared}, but the tensor does not share x's "
+                           "memory; the NumPy array is an {array}", "checks")
+        raise Mismatch(fill(said, call=call, shared=shared, array=describe_array(array)))
 
 
 # --- 4. seeded_init -------------------------------------------------------------------
@@ -189,7 +209,8 @@ def _seeded_init_examples():
 
 
 def _describe_params(params) -> str:
-    return "[" + ", ".join(f"shape {tuple(p.shape)}" for p in params) + "]"
+    shape = translate("shape {shape}", "checks")
+    return "[" + ", ".join(fill(shape, shape=tuple(p.shape)) for p in params) + "]"
 
 
 @public_check("seeded_init", _seeded_init_examples, stored=True)
@@ -201,10 +222,13 @@ def compare_seeded_init(fn, shapes, seed, dtype, *, truth, rtol=0.0, atol=0.0):
     call = f"seeded_init({shapes}, {seed}, {dtype})"
     result = fn(shapes, seed, dtype)
     if not isinstance(result, (list, tuple)) or len(result) != len(truth):
-        raise Mismatch(f"{call} returned {result!r:.200}; expected a list of "
-                       f"{len(truth)} tensors: {_describe_params(truth)}")
+        raise Mismatch(fill(translate("{call} returned {result!r:.200}; expected a list of "
+                                      "{count} tensors: {shapes}", "checks"),
+                            call=call, result=result, count=len(truth),
+                            shapes=_describe_params(truth)))
     for k, (param, true_param) in enumerate(zip(result, truth)):
-        expect_tensor(f"{call}, parameter {k}", param, true_param, rtol=rtol, atol=atol)
+        expect_tensor(fill(translate("{call}, parameter {k}", "checks"), call=call, k=k), param,
+                      true_param, rtol=rtol, atol=atol)
 
 
 # --- 5. coo_to_dense ------------------------------------------------------------------

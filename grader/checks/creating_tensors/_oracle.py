@@ -14,6 +14,7 @@ import numpy as np
 import torch
 
 from ..._compare import describe_tensor
+from .._test_cell import fill, translate
 
 __all__ = [
     "torch_infer_dtype",
@@ -68,9 +69,10 @@ def describe_input(x: torch.Tensor) -> str:
         base = f"(torch.arange({n}) % 2)" if x.dtype == torch.bool else f"torch.arange({n})"
         cast = "" if x.dtype == torch.int64 else f".to({x.dtype})"
         return f"{base}{cast}.as_strided({tuple(x.shape)}, {x.stride()})"
-    return f"a tensor of {describe_tensor(x)}"
+    return fill(translate("a tensor of {description}", "checks"), description=describe_tensor(x))
 
 
 def describe_array(a: np.ndarray) -> str:
-    return (f"array of shape {a.shape}, strides {a.strides} (bytes), dtype {a.dtype}, "
-            f"writeable={a.flags.writeable}")
+    return fill(translate("array of shape {shape}, strides {strides} (bytes), dtype {dtype}, "
+                          "writeable={writeable}", "checks"),
+                shape=a.shape, strides=a.strides, dtype=a.dtype, writeable=a.flags.writeable)

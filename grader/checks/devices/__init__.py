@@ -27,6 +27,7 @@ from ..._compare import (
 )
 from ...givens.devices import ALIGN
 from .._registry import Mismatch, public_check
+from .._test_cell import fill, translate
 from ._examples import (
     causal_mask_examples,
     pack_examples,
@@ -86,7 +87,9 @@ def compare_to_device(fn, batch, device):
     try:
         expect_moved(fn(batch, device), batch, device)
     except Mismatch as err:
-        raise Mismatch(f"to_device({_describe_batch(batch)}, {device}): {err}") from None
+        raise Mismatch(fill(translate("{call}: {error}", "checks"),
+                            call=f"to_device({_describe_batch(batch)}, {device})",
+                            error=err)) from None
 
 
 def to_device_on_cuda(fn, batch):
@@ -95,7 +98,9 @@ def to_device_on_cuda(fn, batch):
     try:
         expect_moved(result, batch, torch.device("cuda"))
     except Mismatch as err:
-        raise Mismatch(f"to_device({_describe_batch(batch)}, cuda): {err}") from None
+        raise Mismatch(fill(translate("{call}: {error}", "checks"),
+                            call=f"to_device({_describe_batch(batch)}, cuda)",
+                            error=err)) from None
 
 
 # --- 2. causal_mask -------------------------------------------------------------------
@@ -105,20 +110,26 @@ def _expect_mask(call: str, mask, scores: torch.Tensor, device_type: str) -> Non
     truth = torch_causal_mask(scores).to(device_type)  # on meta: no values to compare
     mask = expect_like(call, mask, truth, device=True)
     if mask.requires_grad:
-        raise Mismatch(f"{call} requires grad: a mask is a constant, so build it with a "
-                       f"factory (device=, dtype=), not out of scores")
+        raise Mismatch(fill(translate("{call} requires grad: a mask is a constant, so build it "
+                                      "with a factory (device=, dtype=), not out of scores",
+                                      "checks"), call=call))
     expect_tensor(call, mask, truth, device=True)
 
 
 @public_check("causal_mask", causal_mask_examples)
 def compare_causal_mask(fn, scores):
-    call = f"causal_mask(scores) for {scores.device.type} scores of shape " \
-           f"{tuple(scores.shape)}, {scores.dtype}"
+    call = _mask_call(scores.device.type, scores)
     _expect_mask(call, fn(scores), scores, scores.device.type)
 
 
+def _mask_call(device_type: str, scores) -> str:
+    return fill(translate("{call} for {device} scores of shape {shape}, {dtype}", "checks"),
+                call="causal_mask(scores)", device=device_type, shape=tuple(scores.shape),
+                dtype=scores.dtype)
+
+
 def causal_mask_on_cuda(fn, scores):
-    call = f"causal_mask(scores) for cuda scores of shape {tuple(scores.shape)}, {scores.dtype}"
+    call = _mask_call("cuda", scores)
     mask = fetched(call, on_cuda(fn, [scores], [0]))
     _expect_mask(call, mask, scores, "cpu")
 
@@ -142,14 +153,18 @@ def compare_time_device_work(fn, device, repeats, tick, available):
     report = fn.harness(timing_harness, device, repeats, tick, available)
     events = report.get("events") if isinstance(report, dict) else None
     if not isinstance(events, list) or not all(isinstance(e, str) for e in events):
-        raise Mismatch(f"{call}: the timing run reported {describe_kind(report)}")
-    did = f"\n  What it did: {_summary(events) or 'nothing'}"
+        raise Mismatch(fill(translate("{call}: the timing run reported {kind}", "checks"),
+                            call=call, kind=describe_kind(report)))
+    did = fill(translate("\n  What it did: {events}", "checks"),
+               events=_summary(events) or translate("nothing", "checks"))
     problem = timing_problem(events, device, repeats)
     if problem:
-        raise Mismatch(f"{call} {problem}.{did}")
+        raise Mismatch(fill(translate("{call} {problem}.{did}", "checks"), call=call,
+                            problem=problem, did=did))
     # The harness's clock advanced ``tick`` seconds per work() call: exactly tick is right.
-    per_call = (f"the clock advanced {tick * repeats!r} s over the {repeats} timed calls: "
-                f"{tick!r} s per call, as a float{did}")
+    per_call = fill(translate("the clock advanced {total!r} s over the {repeats} timed calls: "
+                              "{tick!r} s per call, as a float{did}", "checks"),
+                    total=tick * repeats, repeats=repeats, tick=tick, did=did)
     expect_float(call, report.get("value"), tick, rtol=1e-9, atol=1e-9, why=per_call)
 
 
@@ -164,44 +179,56 @@ def _meta_entry(call: str, k: int, entry) -> tuple:
         shape, offset = tuple(map(as_int, entry[1])), as_int(entry[2])
         if None not in shape and offset is not None:
             return entry[0], shape, offset
-    raise Mismatch(f"{call}: meta[{k}] is {entry!r:.80}; expected (dtype, shape, offset), "
-                   f"the sizes and the offset as ints")
+    raise Mismatch(fill(translate("{call}: meta[{k}] is {entry!r:.80}; expected (dtype, shape, "
+                                  "offset), the sizes and the offset as ints", "checks"),
+                        call=call, k=k, entry=entry))
 
 
 def _as_meta(call: str, meta, count: int) -> list[tuple]:
     """The student's meta as ``(dtype, shape, offset)`` tuples, or a Mismatch saying why not."""
     entries = meta if isinstance(meta, (list, tuple)) else None
     if entries is None or len(entries) != count:
-        raise Mismatch(f"{call}: meta is {describe_kind(meta)}; expected a list of {count} "
-                       f"(dtype, shape, offset) entries")
+        raise Mismatch(fill(translate("{call}: meta is {kind}; expected a list of {count} "
+                                      "(dtype, shape, offset) entries", "checks"),
+                            call=call, kind=describe_kind(meta), count=count))
     return [_meta_entry(call, k, entry) for k, entry in enumerate(entries)]
 
 
 def _expect_packed(call: str, result, tensors: list, packed, reported: bool = False) -> None:
     if not isinstance(result, (tuple, list)) or len(result) != 2:
-        raise Mismatch(f"{call} returned {describe_kind(result)}; expected (buffer, meta)")
+        raise Mismatch(fill(translate("{call} returned {kind}; expected (buffer, meta)",
+                                      "checks"), call=call, kind=describe_kind(result)))
     buffer, meta = result
     truth, true_meta = packed
-    buffer = fetched(f"{call}: the buffer", buffer) if reported else buffer
-    buffer = expect_like(call, buffer, truth, device=True, what="the buffer")
+    the_buffer = translate("the buffer", "checks")
+    if reported:
+        buffer = fetched(fill(translate("{call}: {what}", "checks"), call=call, what=the_buffer),
+                         buffer)
+    buffer = expect_like(call, buffer, truth, device=True, what=the_buffer)
     if not buffer.is_contiguous():
-        raise Mismatch(f"{call}: the buffer is not contiguous; one copy must move it whole")
+        raise Mismatch(fill(translate("{call}: the buffer is not contiguous; one copy must move "
+                                      "it whole", "checks"), call=call))
     meta = _as_meta(call, meta, len(tensors))
     for k, (mine, right) in enumerate(zip(meta, true_meta)):
         if mine != right:
-            raise Mismatch(f"{call}: meta[{k}] is {mine}; expected {right} "
-                           f"(slots follow one another, each padded to a multiple of {ALIGN})")
+            raise Mismatch(fill(translate("{call}: meta[{k}] is {mine}; expected {right} (slots "
+                                          "follow one another, each padded to a multiple of "
+                                          "{align})", "checks"),
+                                call=call, k=k, mine=mine, right=right, align=ALIGN))
     differ = None if truth.device.type == "meta" else first_difference(buffer, truth)
     if differ is not None:
         slot = max(k for k, (_, _, offset) in enumerate(true_meta) if offset <= differ[0])
-        raise Mismatch(f"{call}: wrong bytes in tensor {slot}'s slot (its elements in "
-                       f"row-major order, then zeros); tensor {slot} is "
-                       f"{describe_kind(tensors[slot])}, stride {tensors[slot].stride()}")
+        raise Mismatch(fill(translate("{call}: wrong bytes in tensor {slot}'s slot (its elements "
+                                      "in row-major order, then zeros); tensor {slot} is {kind}, "
+                                      "stride {stride}", "checks"),
+                            call=call, slot=slot, kind=describe_kind(tensors[slot]),
+                            stride=tensors[slot].stride()))
 
 
 def _describe_list(tensors: list) -> str:
-    return "[" + ", ".join(f"<{t.device.type} {t.dtype} {tuple(t.shape)} stride {t.stride()}>"
-                           for t in tensors) + "]"
+    each = translate("<{device} {dtype} {shape} stride {stride}>", "checks")
+    return "[" + ", ".join(fill(each, device=t.device.type, dtype=t.dtype, shape=tuple(t.shape),
+                                stride=t.stride()) for t in tensors) + "]"
 
 
 @public_check("pack", pack_examples, stored=True)
@@ -211,7 +238,7 @@ def compare_pack(fn, tensors, *, truth):
 
 
 def pack_on_cuda(fn, tensors, *, truth):
-    call = f"pack({_describe_list(tensors)}) on cuda"
+    call = fill(translate("{call} on cuda", "checks"), call=f"pack({_describe_list(tensors)})")
     _expect_packed(call, on_cuda(fn, [tensors], [0]), tensors, truth, reported=True)
 
 
@@ -229,10 +256,11 @@ def placed_buffer(packed: tuple, lead: int) -> tuple[torch.Tensor, list]:
 
 def _expect_unpacked(call: str, result, tensors: list, buffer, reported: bool = False) -> None:
     if not isinstance(result, (list, tuple)) or len(result) != len(tensors):
-        raise Mismatch(f"{call} returned {describe_kind(result)}; expected a list of "
-                       f"{len(tensors)} tensors")
+        raise Mismatch(fill(translate("{call} returned {kind}; expected a list of {count} "
+                                      "tensors", "checks"),
+                            call=call, kind=describe_kind(result), count=len(tensors)))
     for k, (mine, original) in enumerate(zip(result, tensors)):
-        where = f"{call}, tensor {k}"
+        where = fill(translate("{call}, tensor {k}", "checks"), call=call, k=k)
         view = mine[3] is True if reported and isinstance(mine, list) and len(mine) == 4 \
             else None
         mine = fetched(where, mine) if reported else mine
@@ -240,8 +268,9 @@ def _expect_unpacked(call: str, result, tensors: list, buffer, reported: bool = 
         if original.device.type == "meta":
             continue
         if not (view if reported else shares_storage(mine, buffer)):
-            raise Mismatch(f"{where} is a copy; return a view of the buffer (no copy: the "
-                           f"buffer was moved once, its tensors should not move again)")
+            raise Mismatch(fill(translate("{where} is a copy; return a view of the buffer (no "
+                                          "copy: the buffer was moved once, its tensors should "
+                                          "not move again)", "checks"), where=where))
 
 
 @public_check("unpack", unpack_examples, stored=True)
@@ -249,13 +278,15 @@ def compare_unpack(fn, tensors, lead, *, truth):
     """``truth``: torch's ``(buffer, meta)`` for ``tensors``, what unpack takes apart (placed
     ``lead`` bytes into its storage); its answer is ``tensors`` themselves."""
     buffer, meta = placed_buffer(truth, lead)
-    call = f"unpack(buffer, meta) with meta = {meta}"[:300]
+    call = fill(translate("{call} with meta = {meta}", "checks"), call="unpack(buffer, meta)",
+                meta=meta)[:300]
     _expect_unpacked(call, fn(buffer, meta), tensors, buffer)
 
 
 def unpack_on_cuda(fn, tensors, *, truth):
     buffer, meta = placed_buffer(truth, 0)
-    call = f"unpack(buffer, meta) on cuda with meta = {meta}"[:300]
+    call = fill(translate("{call} on cuda with meta = {meta}", "checks"),
+                call="unpack(buffer, meta)", meta=meta)[:300]
     _expect_unpacked(call, on_cuda(fn, [buffer, meta], [0]), tensors, buffer, reported=True)
 
 
@@ -263,12 +294,15 @@ def time_device_work_on_cuda(fn, repeats: int, cycles: int):
     """Time a real CUDA kernel that runs ``cycles`` clock cycles after it is launched."""
     report = fn.harness(cuda_sleep_harness, repeats, cycles)
     if not isinstance(report, dict):
-        raise Mismatch(f"the CUDA timing run reported {describe_kind(report)}")
+        raise Mismatch(fill(translate("the CUDA timing run reported {kind}", "checks"),
+                            kind=describe_kind(report)))
     if "skip" in report:
         raise CudaUnavailable(str(report["skip"]))
     value, reference = report.get("value"), report.get("reference")
     if not isinstance(value, float) or not isinstance(reference, float):
-        raise Mismatch(f"time_device_work on cuda returned {value!r:.60}; expected a float")
+        raise Mismatch(fill(translate("time_device_work on cuda returned {value!r:.60}; "
+                                      "expected a float", "checks"), value=value))
     if not 0.5 * reference <= value <= 3 * reference + 0.005:
-        raise Mismatch(f"time_device_work on cuda says {value:.6f} s per call of a kernel "
-                       f"that runs {reference:.6f} s: it does not wait for the GPU")
+        raise Mismatch(fill(translate("time_device_work on cuda says {value:.6f} s per call of a "
+                                      "kernel that runs {reference:.6f} s: it does not wait for "
+                                      "the GPU", "checks"), value=value, reference=reference))

@@ -11,6 +11,7 @@ import torch
 
 from ..._compare import as_plain, expect_tensor, is_tensor, shares_storage
 from .._registry import Mismatch
+from .._test_cell import fill, translate
 from ._harnesses import cuda_call_harness
 
 __all__ = [
@@ -33,11 +34,14 @@ def describe_kind(value) -> str:
     """What a value is, in a few words: its container kind or type, and a tensor's device."""
     if is_tensor(value):
         t = as_plain(value)  # a subclass's own .device or .shape could say anything
-        return f"a {t.device.type} tensor of shape {tuple(t.shape)}, {t.dtype}"
+        return fill(translate("a {device} tensor of shape {shape}, {dtype}", "checks"),
+                    device=t.device.type, shape=tuple(t.shape), dtype=t.dtype)
     if is_namedtuple(value):
-        return f"a namedtuple {type(value).__name__}{tuple(type(value)._fields)}"
+        return fill(translate("a namedtuple {name}{fields}", "checks"),
+                    name=type(value).__name__, fields=tuple(type(value)._fields))
     if type(value) in (list, tuple, dict):
-        return f"a {type(value).__name__} of {len(value)}"
+        return fill(translate("a {kind} of {count}", "checks"), kind=type(value).__name__,
+                    count=len(value))
     return f"{type(value).__name__} {value!r:.40}"
 
 
@@ -52,7 +56,8 @@ def on_cuda(fn, args: list, to_cuda: list[int]):
     """``fn(*args)`` run on CUDA by ``cuda_call_harness``; its result, tensors reported."""
     report = fn.harness(cuda_call_harness, args, to_cuda)
     if not isinstance(report, dict):
-        raise Mismatch(f"the CUDA run reported {describe_kind(report)}")
+        raise Mismatch(fill(translate("the CUDA run reported {kind}", "checks"),
+                            kind=describe_kind(report)))
     if "skip" in report:
         raise CudaUnavailable(str(report["skip"]))
     return report.get("result")
@@ -62,9 +67,11 @@ def fetched(where: str, value) -> torch.Tensor:
     """The CPU copy of a tensor ``cuda_call_harness`` reported; it must have been on CUDA."""
     if not (isinstance(value, list) and len(value) == 4 and value[0] == "tensor"
             and is_tensor(value[2])):
-        raise Mismatch(f"{where} is {describe_kind(value)}; expected a tensor")
+        raise Mismatch(fill(translate("{where} is {kind}; expected a tensor", "checks"),
+                            where=where, kind=describe_kind(value)))
     if value[1] != "cuda":
-        raise Mismatch(f"{where} is on {value[1]}; expected cuda")
+        raise Mismatch(fill(translate("{where} is on {device}; expected cuda", "checks"),
+                            where=where, device=value[1]))
     return value[2]
 
 
@@ -79,8 +86,9 @@ def _expect_tensor_moved(result, original: torch.Tensor, device: torch.device, p
     if device.type == original.device.type == "cpu" and (
             not shares_storage(moved, original)
             or moved.storage_offset() != original.storage_offset()):
-        raise Mismatch(f"{path} was already on cpu, yet you returned a copy: "
-                       f".to(device) returns the very same tensor then")
+        raise Mismatch(fill(translate("{path} was already on cpu, yet you returned a copy: "
+                                      ".to(device) returns the very same tensor then", "checks"),
+                            path=path))
 
 
 def expect_moved(result, original, device: torch.device, path: str = "batch") -> None:
@@ -101,12 +109,16 @@ def expect_moved(result, original, device: torch.device, path: str = "batch") ->
         items, labels = list(original.values()), [f"[{k!r}]" for k in original]
     else:
         if type(result) is not type(original) or result != original:
-            raise Mismatch(f"{path} should stay {describe_kind(original)}; "
-                           f"you returned {describe_kind(result)}")
+            raise Mismatch(fill(translate("{path} should stay {original}; you returned "
+                                          "{result}", "checks"),
+                                path=path, original=describe_kind(original),
+                                result=describe_kind(result)))
         return None
     if not same:
-        raise Mismatch(f"{path} is {describe_kind(original)}: keep that container "
-                       f"(same kind, same keys or fields); you returned {describe_kind(result)}")
+        raise Mismatch(fill(translate("{path} is {original}: keep that container (same kind, "
+                                      "same keys or fields); you returned {result}", "checks"),
+                            path=path, original=describe_kind(original),
+                            result=describe_kind(result)))
     results = result.values() if type(original) is dict else result
     for label, item, moved in zip(labels, items, results):
         expect_moved(moved, item, device, path + label)
@@ -142,37 +154,45 @@ def _syncs_for(device: torch.device) -> set[str]:
 def _sync_problem(events: list[str], device: torch.device) -> str | None:
     syncs, right = [e for e in events if e.startswith("sync")], _syncs_for(device)
     if not right and syncs:
-        return (f"synchronises ({syncs[0]}) for {device} work: there is nothing to wait for, "
-                f"and without CUDA torch.cuda.synchronize() raises")
+        return fill(translate("synchronises ({sync}) for {device} work: there is nothing to "
+                              "wait for, and without CUDA torch.cuda.synchronize() raises",
+                              "checks"), sync=syncs[0], device=device)
     wrong = [e for e in syncs if e not in right]
     if wrong:
-        return (f"waits with {wrong[0]} for {device} work; that does not wait for {device} "
-                f"(torch.cuda.synchronize() waits for the current CUDA device only)")
+        return fill(translate("waits with {sync} for {device} work; that does not wait for "
+                              "{device} (torch.cuda.synchronize() waits for the current CUDA "
+                              "device only)", "checks"), sync=wrong[0], device=device)
     return None
 
 
 def _order_problem(events: list[str], device: torch.device, repeats: int) -> str | None:
     clocks = [i for i, e in enumerate(events) if e == "clock"]
     if len(clocks) != 2:
-        return f"reads the clock {len(clocks)} times; read it twice: to start and to stop"
+        return fill(translate("reads the clock {count} times; read it twice: to start and to "
+                              "stop", "checks"), count=len(clocks))
     before, during = events[:clocks[0]], events[clocks[0] + 1:clocks[1]]
     if before.count("work") != 1:
-        return (f"calls work() {before.count('work')} times before starting the clock; call it "
-                f"exactly once first, untimed: the first call pays one-off costs")
+        return fill(translate("calls work() {count} times before starting the clock; call it "
+                              "exactly once first, untimed: the first call pays one-off costs",
+                              "checks"), count=before.count("work"))
     if during.count("work") != repeats:
-        return f"times {during.count('work')} calls of work(); time exactly repeats={repeats}"
+        return fill(translate("times {count} calls of work(); time exactly repeats={repeats}",
+                              "checks"), count=during.count("work"), repeats=repeats)
     if events[clocks[1] + 1:]:
-        return "does more after stopping the clock; stop it last"
+        return translate("does more after stopping the clock; stop it last", "checks")
     if not _syncs_for(device):
         return None
     if not before[-1].startswith("sync"):
-        return (f"starts the clock without synchronising: the warm-up may still be running on "
-                f"the {device.type} device, and would be timed too")
+        return fill(translate("starts the clock without synchronising: the warm-up may still be "
+                              "running on the {device} device, and would be timed too",
+                              "checks"), device=device.type)
     if not during[-1].startswith("sync"):
-        return (f"stops the clock without synchronising: {device.type} work is only queued "
-                f"when work() returns, so that times the launches, not the work")
+        return fill(translate("stops the clock without synchronising: {device} work is only "
+                              "queued when work() returns, so that times the launches, not the "
+                              "work", "checks"), device=device.type)
     if any(e.startswith("sync") for e in during[:-1]):
-        return "synchronises inside the timed loop; once, just before stopping the clock"
+        return translate("synchronises inside the timed loop; once, just before stopping the "
+                         "clock", "checks")
     return None
 
 
@@ -181,6 +201,7 @@ def timing_problem(events: list[str], device: torch.device, repeats: int) -> str
     against the harness's clock by the caller)."""
     other = [e for e in events if e.startswith("clock:")]
     if other:
-        return (f"reads {other[0].removeprefix('clock:')}(); use time.perf_counter(), the "
-                f"wall clock of highest resolution, which also counts waiting for the device")
+        return fill(translate("reads {clock}(); use time.perf_counter(), the wall clock of "
+                              "highest resolution, which also counts waiting for the device",
+                              "checks"), clock=other[0].removeprefix("clock:"))
     return _sync_problem(events, device) or _order_problem(events, device, repeats)

@@ -20,6 +20,7 @@ from ..._compare import as_plain, describe_tensor, expect_float, expect_tensor, 
 from ...givens.pitfalls import CLAIMS, GROUPS, WARM_UP
 from .._digests import is_right
 from .._registry import Mismatch, public_check
+from .._test_cell import fill, translate
 from ._examples import (
     bce_examples,
     epoch_examples,
@@ -43,7 +44,7 @@ __all__ = [
 
 
 def _inputs(*tensors) -> str:
-    return "; ".join(describe_tensor(t) for t in tensors)
+    return translate("; ", "checks").join(describe_tensor(t) for t in tensors)
 
 
 def _expect_close(call: str, result, truth: torch.Tensor, rtol=None) -> None:
@@ -55,21 +56,24 @@ def _expect_close(call: str, result, truth: torch.Tensor, rtol=None) -> None:
 @public_check("flatten_scores", image_examples, stored=True)
 def compare_flatten_scores(fn, images, weight, *, truth):
     """``truth``: each image's score, by the repaired code."""
-    call = f"flatten_scores(images, weight) for images of {describe_tensor(images)}"
+    call = fill(translate("{call} for images of {images}", "checks"),
+                call="flatten_scores(images, weight)", images=describe_tensor(images))
     _expect_close(call, fn(images, weight), truth)
 
 
 @public_check("masked_mean", masked_examples, stored=True)
 def compare_masked_mean(fn, x, lengths, *, truth):
     """``truth``: the masked mean, on x's device and in its dtype."""
-    call = f"masked_mean(x, lengths) for x of {describe_tensor(x)}, lengths {_inputs(lengths)}"
+    call = fill(translate("{call} for x of {x}, lengths {lengths}", "checks"),
+                call="masked_mean(x, lengths)", x=describe_tensor(x), lengths=_inputs(lengths))
     _expect_close(call, fn(x, lengths), truth)
 
 
 @public_check("linear_on_pixels", pixel_examples, stored=True)
 def compare_linear_on_pixels(fn, pixels, weight, bias, *, truth):
     """``truth``: the layer on the centred pixels, in the layer's dtype."""
-    call = f"linear_on_pixels(pixels, weight, bias) for {_inputs(pixels, weight, bias)}"
+    call = fill(translate("{call} for {inputs}", "checks"),
+                call="linear_on_pixels(pixels, weight, bias)", inputs=_inputs(pixels, weight, bias))
     result = fn(pixels, weight, bias)
     _expect_close(call, result, truth)
 
@@ -77,20 +81,26 @@ def compare_linear_on_pixels(fn, pixels, weight, bias, *, truth):
 @public_check("swish_grads", swish_examples, stored=True)
 def compare_swish_grads(fn, x, w, *, truth):
     """``truth``: ``(loss, grad of x, grad of w)`` for ``sum(silu(relu(x @ w)))``."""
-    call = f"swish_grads(x, w) for x of {describe_tensor(x)}, w of {describe_tensor(w)}"
+    call = fill(translate("{call} for x of {x}, w of {w}", "checks"), call="swish_grads(x, w)",
+                x=describe_tensor(x), w=describe_tensor(w))
     result = fn.harness(swish_harness, x, w)
     if not isinstance(result, (tuple, list)) or len(result) != 3:
-        raise Mismatch(f"{call} returned {type(result).__name__}; expected a triple "
-                       f"(loss, grad_x, grad_w)")
+        raise Mismatch(fill(translate("{call} returned {kind}; expected a triple (loss, grad_x, "
+                                      "grad_w)", "checks"), call=call, kind=type(result).__name__))
     for what, mine, true_value in zip(("loss", "grad_x", "grad_w"), result, truth):
-        _expect_close(f"{call}, {what}", mine, true_value)
+        _expect_close(fill(translate("{call}, {part}", "checks"), call=call, part=what), mine,
+                      true_value)
 
 
 def _expect_no_history(call: str, facts: dict, name: str) -> None:
     nodes = facts.get(f"{name}_nodes", 0)
     if nodes:
-        raise Mismatch(f"{call}: the {name} you return still has a graph behind it "
-                       f"({nodes} autograd nodes kept alive); it should have no history")
+        said = translate("{call}: the loss you return still has a graph behind it ({nodes} "
+                         "autograd nodes kept alive); it should have no history", "checks") \
+            if name == "loss" else \
+            translate("{call}: the weights you return still has a graph behind it ({nodes} "
+                      "autograd nodes kept alive); it should have no history", "checks")
+        raise Mismatch(fill(said, call=call, nodes=nodes))
 
 
 def _loss_value(call: str, facts: dict, truth: float) -> float:
@@ -98,34 +108,40 @@ def _loss_value(call: str, facts: dict, truth: float) -> float:
     plain = as_plain(loss) if is_tensor(loss) else None
     if plain is not None and plain.numel() == 1 and plain.is_floating_point():
         if facts.get("loss_requires_grad"):
-            raise Mismatch(f"{call}: the mean loss requires grad, so it holds on to the graphs "
-                           f"of the batches; return a plain number")
+            raise Mismatch(fill(translate("{call}: the mean loss requires grad, so it holds on to "
+                                          "the graphs of the batches; return a plain number",
+                                          "checks"), call=call))
         loss = plain.item() if plain.device.type != "meta" else loss
-    return expect_float(call, loss, truth, rtol=1e-4, atol=1e-4, ints=True, what="the mean loss",
-                        why=f"torch gets {truth:.6g} (the mean of the batch losses, each "
-                            f"before its step)")
+    return expect_float(call, loss, truth, rtol=1e-4, atol=1e-4, ints=True,
+                        what=translate("the mean loss", "checks"),
+                        why=fill(translate("torch gets {truth:.6g} (the mean of the batch losses, "
+                                           "each before its step)", "checks"), truth=truth))
 
 
 @public_check("train_epoch", epoch_examples)
 def compare_train_epoch(fn, w, batches, lr):
-    call = (f"train_epoch(w, batches, lr={lr}) for w of {describe_tensor(w)} and "
-            f"{len(batches)} batch(es)")
+    call = fill(translate("{call} for w of {w} and {count} batch(es)", "checks"),
+                call=f"train_epoch(w, batches, lr={lr})", w=describe_tensor(w),
+                count=len(batches))
     true_w, true_loss = torch_train_epoch(w, batches, lr)
     facts = fn.harness(training_harness, w, batches, lr)
     if facts.get("kind") != "pair":
-        raise Mismatch(f"{call} returned a {facts.get('kind')}; expected a pair (w, loss)")
+        raise Mismatch(fill(translate("{call} returned a {kind}; expected a pair (w, loss)",
+                                      "checks"), call=call, kind=facts.get("kind")))
     _expect_no_history(call, facts, "loss")
     _loss_value(call, facts, true_loss)
-    _expect_close(f"{call}, trained weights", facts.get("weights"), true_w)
+    _expect_close(fill(translate("{call}, trained weights", "checks"), call=call),
+                  facts.get("weights"), true_w)
     _expect_no_history(call, facts, "weights")
     if not facts.get("weights_requires_grad"):
-        raise Mismatch(f"{call}: the trained weights do not require grad; training could not "
-                       f"go on from them")
+        raise Mismatch(fill(translate("{call}: the trained weights do not require grad; training "
+                                      "could not go on from them", "checks"), call=call))
 
 
 @public_check("bce_loss", bce_examples)
 def compare_bce_loss(fn, probs, targets):
-    call = f"bce_loss(probs, targets) for {_inputs(probs, targets)}"
+    call = fill(translate("{call} for {inputs}", "checks"), call="bce_loss(probs, targets)",
+                inputs=_inputs(probs, targets))
     # rtol 1e-3 also accepts clamping probs at exp(-100) (a subnormal in float32).
     _expect_close(call, fn(probs, targets), torch_bce_loss(probs, targets), rtol=1e-3)
 
@@ -140,13 +156,17 @@ def compare_predict_verdicts(fn, group, truths: dict | None = None):
     student's kernel each warm-up verdict is checked against its salted digest instead."""
     answers = fn()
     if not isinstance(answers, dict):
-        raise Mismatch(f"predict_verdicts() returned {type(answers).__name__}; expected a dict")
+        raise Mismatch(fill(translate("{call} returned {kind}; expected a dict", "checks"),
+                            call="predict_verdicts()", kind=type(answers).__name__))
     for claim in GROUPS[group]:
         answer = answers.get(claim)
         if not isinstance(answer, bool):
-            raise Mismatch(f"predict_verdicts()[{claim!r}] is {answer!r:.40}; expected True "
-                           f"or False")
+            raise Mismatch(fill(translate("{item} is {answer}; expected True or False", "checks"),
+                                item=f"predict_verdicts()[{claim!r}]", answer=f"{answer!r:.40}"))
         truth = str(truths[claim]) if truths is not None else None
         if not is_right("predict_verdicts", claim, str(answer), truth):
-            raise Mismatch(f"your verdict on {claim!r} is wrong on torch "
-                           f"{torch.__version__.split('+')[0]}: {CLAIMS[claim]}")
+            # The claim's statement stays as the notebook prints CLAIMS: English, like its code.
+            raise Mismatch(fill(translate("your verdict on {claim!r} is wrong on torch {version}: "
+                                          "{statement}", "checks"),
+                                claim=claim, version=torch.__version__.split('+')[0],
+                                statement=CLAIMS[claim]))

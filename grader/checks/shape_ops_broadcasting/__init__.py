@@ -20,6 +20,7 @@ import torch
 
 from ..._compare import as_plain, first_difference, is_tensor, shares_storage
 from .._registry import RAISED_LIKE_TORCH, Mismatch, public_check, result_unless_torch_raises
+from .._test_cell import fill, translate
 from ._oracle import (
     describe_tensor,
     expect_shape,
@@ -81,7 +82,7 @@ def compare_broadcast_shape(fn, *shapes):
     truth = torch_broadcast_shape(shapes)
     call = f"broadcast_shape({', '.join(map(str, shapes))})"
     result = result_unless_torch_raises(call, lambda: fn(*shapes), truth is None,
-                                        "RuntimeError", "no broadcast")
+                                        "RuntimeError", translate("no broadcast", "checks"))
     if result is not RAISED_LIKE_TORCH:
         expect_shape(call, result, truth)
 
@@ -260,22 +261,27 @@ def _same_tensor(a, b: torch.Tensor) -> bool:
 
 @public_check("add_at_", _add_at_examples)
 def compare_add_at_(fn, target, index, values):
-    call = f"add_at_(target, index={index.tolist()}, values) for target of " \
-           f"{describe_tensor(target)}"
+    call = fill(translate("{call} for target of {target}", "checks"),
+                call=f"add_at_(target, index={index.tolist()}, values)",
+                target=describe_tensor(target))
     truth = torch_add_at(target, index, values)  # before the call, from pristine arguments
     result, (target_after, index_after, values_after), _ = \
         fn.with_inputs_after(target, index, values)
     wrong = first_difference(whole_storage(target_after), truth, **tolerance(truth.dtype))
     if wrong is not None:
         wrong = wrong[0]
-        unchanged = " (unchanged: add into target itself, in place)" \
+        unchanged = translate(" (unchanged: add into target itself, in place)", "checks") \
             if torch.equal(target_after, target) else ""
-        raise Mismatch(f"{call}: wrong values in target's storage after the call, first at "
-                       f"storage position {wrong}, where torch's index_add_ leaves "
-                       f"{truth[wrong].item()!r}. Target after your call: "
-                       f"{describe_tensor(target_after)}{unchanged}")
+        raise Mismatch(fill(translate(
+            "{call}: wrong values in target's storage after the call, first at storage position "
+            "{position}, where torch's index_add_ leaves {value!r}. Target after your call: "
+            "{target}{unchanged}", "checks"),
+            call=call, position=wrong, value=truth[wrong].item(),
+            target=describe_tensor(target_after), unchanged=unchanged))
     if not (torch.equal(index_after, index) and torch.equal(values_after, values)):
-        raise Mismatch(f"{call}: changed index or values; only target may change")
+        raise Mismatch(fill(translate("{call}: changed index or values; only target may change",
+                                      "checks"), call=call))
     if not _same_tensor(result, target_after):
-        raise Mismatch(f"{call}: returned something other than target itself (the same "
-                       f"storage, shape, stride and offset): return target, like index_add_")
+        raise Mismatch(fill(translate("{call}: returned something other than target itself (the "
+                                      "same storage, shape, stride and offset): return target, "
+                                      "like index_add_", "checks"), call=call))

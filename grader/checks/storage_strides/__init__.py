@@ -13,6 +13,7 @@ from ..._compare import expect_int, expect_ints
 from ...givens.storage_strides import OPERATIONS
 from .._digests import is_right
 from .._registry import RAISED_LIKE_TORCH, Mismatch, public_check, result_unless_torch_raises
+from .._test_cell import fill, translate
 from ._harnesses import torch_calls_harness
 from ._oracle import (
     describe_input,
@@ -48,7 +49,8 @@ def compare_contiguous_strides(fn, shape):
     truth = torch_contiguous_strides(shape)
     # Ints only: (3.0, 1.0) or (True, True) would compare equal to (3, 1) or (1, 1).
     expect_ints(f"contiguous_strides({shape})", result, truth,
-                why=f"torch.empty({shape}).stride() is {truth}")
+                why=fill(translate("{expression} is {truth}", "checks"),
+                         expression=f"torch.empty({shape}).stride()", truth=truth))
 
 
 # --- 2. storage_position --------------------------------------------------------------
@@ -75,7 +77,8 @@ def compare_storage_position(fn, index, shape, stride, offset):
     truth = torch_storage_position(index, shape, stride, offset)
     call = f"storage_position({index}, {shape}, {stride}, {offset})"
     result = result_unless_torch_raises(call, lambda: fn(index, shape, stride, offset),
-                                        truth is None, "IndexError", "out of range")
+                                        truth is None, "IndexError",
+                                        translate("out of range", "checks"))
     if result is not RAISED_LIKE_TORCH:
         expect_int(call, result, truth)
 
@@ -93,14 +96,18 @@ def compare_view_or_copy(fn, operation, truth: str | None = None):
     the answer is checked against its salted digest instead (``_digests``)."""
     answers = fn()
     if not isinstance(answers, dict):
-        raise Mismatch(f"view_or_copy() returned {type(answers).__name__}; expected a dict")
+        raise Mismatch(fill(translate("{call} returned {kind}; expected a dict", "checks"),
+                            call="view_or_copy()", kind=type(answers).__name__))
     answer = answers.get(operation)
     if not isinstance(answer, str) or answer.strip().lower() not in ("view", "copy"):
-        raise Mismatch(f"view_or_copy()[{operation!r}] is {answer!r}; expected 'view' or 'copy'")
+        raise Mismatch(fill(translate("{item} is {answer!r}; expected 'view' or 'copy'", "checks"),
+                            item=f"view_or_copy()[{operation!r}]", answer=answer))
     answer = answer.strip().lower()
     if not is_right("view_or_copy", operation, answer, truth):
-        raise Mismatch(f"view_or_copy() says {operation} is a {answer}; not on torch "
-                       f"{torch.__version__.split('+')[0]} (run it, and compare storages)")
+        raise Mismatch(fill(translate("view_or_copy() says {operation} is a {answer}; not on "
+                                      "torch {version} (run it, and compare storages)", "checks"),
+                            operation=operation, answer=answer,
+                            version=torch.__version__.split('+')[0]))
 
 
 # --- 4. diagonal_view -----------------------------------------------------------------
@@ -122,7 +129,9 @@ def _diagonal_view_examples():
 @public_check("diagonal_view", _diagonal_view_examples)
 def compare_diagonal_view(fn, x):
     result = fn(x)
-    expect_view(f"diagonal_view(x) for x = {describe_input(x)}", result, torch.diagonal(x), x)
+    call = fill(translate("{call} for x = {x}", "checks"), call="diagonal_view(x)",
+                x=describe_input(x))
+    expect_view(call, result, torch.diagonal(x), x)
 
 
 # --- 5. sliding_windows ---------------------------------------------------------------
@@ -145,7 +154,8 @@ def _sliding_windows_examples():
 @public_check("sliding_windows", _sliding_windows_examples)
 def compare_sliding_windows(fn, x, size, step):
     result = fn(x, size, step)
-    call = f"sliding_windows(x, {size}, {step}) for x = {describe_input(x)}"
+    call = fill(translate("{call} for x = {x}", "checks"),
+                call=f"sliding_windows(x, {size}, {step})", x=describe_input(x))
     expect_view(call, result, x.unfold(0, size, step), x)
 
 
@@ -176,11 +186,12 @@ def compare_can_view(fn, shape, stride, new_shape):
     result = fn(shape, stride, new_shape)
     truth = torch_can_view(shape, stride, new_shape)
     if not isinstance(result, bool) or result != truth:
-        verdict = "succeeds" if truth else "raises RuntimeError"
-        raise Mismatch(
-            f"can_view({shape}, {stride}, {new_shape}) returned {result!r}; torch: "
-            f"t.view({new_shape}) {verdict} for t with shape {shape} and stride {stride}"
-        )
+        said = translate("{call} returned {result!r}; torch: {view} succeeds for t with shape "
+                         "{shape} and stride {stride}", "checks") if truth else \
+            translate("{call} returned {result!r}; torch: {view} raises RuntimeError for t with "
+                      "shape {shape} and stride {stride}", "checks")
+        raise Mismatch(fill(said, call=f"can_view({shape}, {stride}, {new_shape})", result=result,
+                            view=f"t.view({new_shape})", shape=shape, stride=stride))
 
 
 # --- 7. strided_sum ------------------------------------------------------------------
@@ -217,9 +228,13 @@ def compare_strided_sum(fn, storage, shape, stride, offset, dim):
     call = f"strided_sum({list(storage)}, {shape}, {stride}, {offset}, {dim})"
     result, called = fn.harness(torch_calls_harness, storage, shape, stride, offset, dim)
     if called:
-        raise Mismatch(f"{call} called torch ({', '.join(called)}); the rule is no torch: "
-                       f"read storage[...] yourself at the positions the strides give")
+        raise Mismatch(fill(translate("{call} called torch ({called}); the rule is no torch: read "
+                                      "storage[...] yourself at the positions the strides give",
+                                      "checks"), call=call, called=", ".join(called)))
     truth = torch_strided_sum(storage, shape, stride, offset, dim)
     if not _same_nested(result, truth):
-        raise Mismatch(f"{call} returned {result!r}; torch: as_strided(torch.tensor(storage), "
-                       f"{shape}, {stride}, {offset}).sum({dim}).tolist() is {truth!r}")
+        expression = f"as_strided(torch.tensor(storage), {shape}, {stride}, {offset})" \
+                     f".sum({dim}).tolist()"
+        raise Mismatch(fill(translate("{call} returned {result!r}; torch: {expression} is "
+                                      "{truth!r}", "checks"),
+                            call=call, result=result, expression=expression, truth=truth))

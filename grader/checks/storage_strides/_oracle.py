@@ -9,6 +9,7 @@ import torch
 
 from ..._compare import describe_tensor, expect_tensor, shares_storage
 from .._registry import Mismatch
+from .._test_cell import fill, translate
 
 __all__ = [
     "storage_extent",
@@ -72,12 +73,13 @@ def describe_input(t: torch.Tensor) -> str:
         dtype = "" if t.dtype == torch.int64 else f", dtype={t.dtype}"
         layout = f"{tuple(t.shape)}, {t.stride()}, {t.storage_offset()}"
         return f"torch.arange({n}{dtype}).as_strided({layout})"
-    return f"a tensor of {describe_tensor(t)}"
+    return fill(translate("a tensor of {description}", "checks"), description=describe_tensor(t))
 
 
 def expect_view(call: str, result, truth: torch.Tensor, x: torch.Tensor) -> None:
     """``result`` must equal ``truth`` (shape, dtype, values) and share ``x``'s storage."""
     plain = expect_tensor(call, result, truth)
     if not shares_storage(plain, x):
-        raise Mismatch(f"{call}: right values, but a copy: it does not share x's storage. "
-                       f"Yours: {describe_tensor(plain)}")
+        raise Mismatch(fill(translate("{call}: right values, but a copy: it does not share x's "
+                                      "storage. Yours: {yours}", "checks"),
+                            call=call, yours=describe_tensor(plain)))
