@@ -7,8 +7,9 @@ commands write for a student (a feedback page's verdicts and notes,
 ``localized(text, context, language)`` with literals, or is marked where it is kept in
 a constant with ``marked(text, context)`` (gettext's ``gettext_noop``). Their
 translations are ``grader/locale/<language>.po`` (msgctxt the context: "verdict",
-"feedback", "validate"), which the student edition does not ship: none of it runs
-there. ``python -m grader.translation update`` writes it from these calls
+"feedback", "validate"; "hidden-check" and "misconception" for the judge's descriptions
+and mistakes' names, ``grader.bridge._verdict_text``), which the student edition does
+not ship: none of it runs there. ``python -m grader.translation update`` writes it from these calls
 (``grader.translation._grading``), and a test fails on a string without its
 translation.
 

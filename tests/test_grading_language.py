@@ -5,14 +5,17 @@ The whole path, graded by ``grader.cli grade``, is in ``tests/test_translated_gr
 ``validate`` in ``tests/test_validate.py``."""
 
 import copy
+import json
 import re
+import subprocess
+import sys
 
 import nbformat
 import pytest
 from conftest import COURSE, ROOT, load_notebook
 
 from grader import _language
-from grader._language import ENGLISH, KEY
+from grader._language import ENGLISH, KEY, localized
 from grader.batch._demo import synthetic_submission
 from grader.batch._dry_run import points_table
 from grader.bridge._feedback_language import (
@@ -49,6 +52,37 @@ def test_the_grading_codes_strings_are_found_by_their_calls():
                                          ("page", "c")]
     found = _grading.lines(ROOT)
     assert ("verdict", "Looks like: {mistake}") in found and ("validate", "total") in found
+
+
+# What the judge shows as a check's description (``grader.judge._plugin``: the first line of
+# the test function's docstring), read in another interpreter: no hidden check is imported
+# into the tests' own.
+_DESCRIPTIONS = """
+import importlib, inspect, json, pathlib, sys
+found = []
+for path in sorted(pathlib.Path(sys.argv[1], "grader", "hidden").glob("test_*.py")):
+    module = importlib.import_module(f"grader.hidden.{path.stem}")
+    for name, fn in inspect.getmembers(module, inspect.isfunction):
+        if name.startswith("test") and fn.__module__ == module.__name__ and fn.__doc__:
+            found.append(fn.__doc__.strip().splitlines()[0])
+print(json.dumps(found))
+"""
+
+
+def test_every_hidden_check_and_named_mistake_is_in_the_grading_catalogue():
+    """The judge's own words a verdict shows: every description of a hidden check and the
+    name of every named wrong answer, collected by ``update`` (each with its context)."""
+    from grader.hidden.wrong_answers import named_wrong_answers
+
+    described = json.loads(subprocess.run([sys.executable, "-c", _DESCRIPTIONS, str(ROOT)],
+                                          capture_output=True, text=True, check=True,
+                                          cwd=ROOT).stdout)
+    named = {name for assignment in COURSE.assignments()
+             for answers in named_wrong_answers(assignment).values() for name, _ in answers}
+    found = _grading.lines(ROOT)
+    assert len(described) > 100 and len(named) > 100
+    assert {text for context, text in found if context == "hidden-check"} == set(described)
+    assert {text for context, text in found if context == "misconception"} == named
 
 
 def test_there_is_a_grading_catalogue_for_each_language_with_exercises():
@@ -127,6 +161,8 @@ def _check(description: str, passed: bool, detail: str = "") -> dict:
     return {"description": description, "passed": passed, "detail": detail}
 
 
+VIEW_OR_COPY = "says correctly whether this operation returns a view of x or a copy"
+EVERYTHING_A_VIEW = '"PyTorch never copies unless asked": everything is a view'
 RECORDS = {
     "all passed": {"passed": 3, "total": 3, "checks": [_check("agrees (with torch)", True)] * 2
                    + [_check("keeps: the order", True)]},
@@ -136,6 +172,10 @@ RECORDS = {
                  + [_check("raises ✗ like torch", True)],
                  "misconceptions": ["forgets the storage offset", "adds: a colon"]},
     "one failure": {"passed": 0, "total": 1, "checks": [_check("a", False, "returned 3")]},
+    # A hidden check's own description and a named wrong answer's name (their catalogue's).
+    "named": {"passed": 2, "total": 4, "checks":
+              [_check(VIEW_OR_COPY, False, "entry 'x.t()': said 'copy'")] * 2
+              + [_check(VIEW_OR_COPY, True)] * 2, "misconceptions": [EVERYTHING_A_VIEW]},
     "stub": {"passed": 0, "total": 2, "checks": [_check("a", False, "NotImplementedError"),
                                                  _check("b", False, "NotImplementedError")]},
 }
@@ -216,7 +256,7 @@ def _autograded(language: str) -> nbformat.NotebookNode:
         if cell.cell_type == "code" and cell.metadata.get("nbgrader", {}).get("grade") \
                 and not cell.metadata.nbgrader.get("solution"):
             cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text="\n".join(
-                report_lines(cell.metadata.nbgrader.grade_id, RECORDS["failures"], 2.0)))]
+                report_lines(cell.metadata.nbgrader.grade_id, RECORDS["named"], 2.0)))]
     return nb
 
 
@@ -247,6 +287,13 @@ def test_a_page_is_in_the_language_of_the_release_the_student_worked_in(language
             assert cell.source == before[cell.id]  # the student's own answer, as written
     verdicts = [o["text"] for c in nb.cells for o in c.get("outputs", [])]
     assert verdicts and all(CJK.search(v) and "Hidden checks" not in v for v in verdicts)
+    # The hidden check's description and the misconception, in the student's language too.
+    description = localized(VIEW_OR_COPY, "hidden-check", language)
+    mistake = localized(EVERYTHING_A_VIEW, "misconception", language)
+    assert CJK.search(description) and CJK.search(mistake)
+    for verdict in verdicts:
+        assert f"✗ {description}" in verdict and verdict.endswith(mistake)
+        assert VIEW_OR_COPY not in verdict and EVERYTHING_A_VIEW not in verdict
 
 
 def test_the_pages_labels_are_translated_and_the_page_says_its_language():

@@ -8,8 +8,11 @@ Written in English (the autograded notebook is the instructor's, and the reports
 read it), or in the student's language (``python -m grader validate``); a feedback
 page in another language rewrites the English lines with ``in_language``, which
 reads each line back by the template that wrote it (``grader._language.reworded``).
-What the hidden checks say (a check's description, why it failed, on which input)
-is the judge's, in English, and stays so.
+A hidden check's description and a misconception's name are the judge's English; in
+another language each is written by its entry of the grading catalogue (msgctxt
+"hidden-check", "misconception": ``grader.translation._grading`` collects them from the
+hidden checks' docstrings and the named wrong answers), or as it is where there is
+none. Why a check failed and on which input (a detail line) stay the judge's words.
 """
 
 from grader._language import ENGLISH, localized, marked, reworded, values
@@ -64,8 +67,27 @@ def _groups(checks: list[dict]) -> list[tuple[str, list[dict]]]:
     return list(groups.items())
 
 
+# The grading catalogue's contexts of the judge's own words (``grader.translation._grading``).
+HIDDEN_CHECK, MISCONCEPTION = "hidden-check", "misconception"
+_JUDGES_WORDS = {"description": HIDDEN_CHECK, "mistake": MISCONCEPTION}
+
+
 def _said(template: str, language: str, **values) -> str:
+    """``template`` in ``language`` with ``values``; a description or a mistake's name (the
+    judge's English) through its own catalogue entry."""
+    values = {field: localized(value, _JUDGES_WORDS[field], language)
+              if field in _JUDGES_WORDS else value for field, value in values.items()}
     return localized(template, "verdict", language).format(**values)
+
+
+def _reworded(text: str, templates: tuple[str, ...], language: str) -> str | None:
+    """``text``, written by one of ``templates`` (English), written by ``_said`` in
+    ``language`` with the same values; ``None`` if none wrote it."""
+    for template in templates:
+        found = values(text, template)
+        if found is not None:
+            return _said(template, language, **found)
+    return None
 
 
 def _group_lines(description: str, checks: list[dict], language: str) -> list[str]:
@@ -131,7 +153,7 @@ def _line_in(line: str, language: str) -> str:
         body = line[len(_INDENT):]
         if body == _NOT_ATTEMPTED:
             return _INDENT + localized(_NOT_ATTEMPTED, "verdict", language)
-        found = reworded(body, (*_GROUPS, _LOOKS_LIKE), "verdict", language)
+        found = _reworded(body, (*_GROUPS, _LOOKS_LIKE), language)
         return line if found is None else _INDENT + found
     found = _header_in(line, language)
     return line if found is None else found

@@ -9,6 +9,15 @@ code passes to ``localized(text, context, language)`` or marks with
 changed one stale (``tests/test_grading_language.py``); ``update`` merges them as the
 runtime catalogue's (``_merge.merged_lines``: no translation is ever lost).
 
+Two more contexts hold what the judge says in English and a feedback page or
+``validate`` shows a student of another language (``grader.bridge._verdict_text``):
+"hidden-check", each hidden check's description (the first line of its docstring in
+``grader/hidden/test_*.py``, as ``grader.judge._plugin`` reads it; found here by
+``ast``, nothing imported), and "misconception", each named wrong answer's name
+(``grader.hidden.wrong_answers.mistake_name`` of each of its answer cells). Only this
+instructor-side tool reads them; the catalogue is read where a page or ``validate``
+is written, never by the judge or in the student's process.
+
 The widgets' and the public checks' words are the other runtime catalogue's
 (``_runtime``, ``translate``/``english``): those run in the student's kernel.
 """
@@ -27,6 +36,7 @@ __all__ = ["MARKERS", "catalogue_path", "found_in", "lines", "new", "problems",
            "translations", "update"]
 
 MARKERS = ("localized", "marked")  # grader._language's: (text, context, ...)
+HIDDEN_CHECK, MISCONCEPTION = "hidden-check", "misconception"  # as _verdict_text reads them
 
 _HEADER = """\
 # The {language} words of the grading commands for students: feedback pages (verdicts,
@@ -35,7 +45,9 @@ _HEADER = """\
 # marks with marked(text, context); msgctxt the context. Written by `python -m
 # grader.translation update`, which keeps every translation; an entry marked fuzzy is not
 # shown until a translator clears it (the #| lines: its old English). Keep each {{field}}
-# of the English as it is."""
+# of the English as it is. Then the judge's own words: msgctxt "hidden-check", each hidden
+# check's description (its docstring's first line, grader/hidden/test_*.py), and
+# "misconception", each named wrong answer's name (grader/hidden/wrong_answers)."""
 
 
 def _literal(node: ast.expr | None) -> str | None:
@@ -61,12 +73,39 @@ def found_in(source: str) -> list[tuple[str, str]]:
     return [(context, text) for *_, context, text in sorted(found)]
 
 
+def check_descriptions(source: str) -> list[str]:
+    """The description of each hidden check (a ``test*`` function) defined in ``source``:
+    the first line of its docstring, stripped, as ``grader.judge._plugin`` shows it."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                and node.name.startswith("test"):
+            doc = ast.get_docstring(node, clean=False)
+            if doc and doc.strip():
+                found.append((node.lineno, doc.strip().splitlines()[0]))
+    return [description for _, description in sorted(found)]
+
+
+def misconceptions(root: Path) -> list[str]:
+    """The name of each named wrong answer (``grader.hidden.wrong_answers``), chapter by
+    chapter in the course's order: what a verdict's "Looks like: ..." line may show."""
+    from grader.hidden.wrong_answers import named_wrong_answers  # instructor code, no torch
+
+    return [name for assignment in Course(root).assignments()
+            for answers in named_wrong_answers(assignment).values() for name, _ in answers]
+
+
 def lines(root: Path) -> list[tuple[str, str]]:
     """Every string of the grading code under ``root / "grader"``: ``(context, English)``,
-    each once, in path order."""
+    each once, in path order; then each hidden check's description and each named wrong
+    answer's name."""
     found = []
     for path in sorted((root / "grader").rglob("*.py")):
         found += found_in(path.read_text(encoding="utf-8"))
+    for path in sorted((root / "grader" / "hidden").glob("test_*.py")):
+        found += [(HIDDEN_CHECK, text)
+                  for text in check_descriptions(path.read_text(encoding="utf-8"))]
+    found += [(MISCONCEPTION, name) for name in misconceptions(root)]
     return list(dict.fromkeys(found))
 
 
