@@ -22,8 +22,8 @@ from babel.messages.catalog import Catalog, Message
 
 from grader._navigation import NAVIGATION_ID
 
-__all__ = ["Problems", "SAYERS", "fields", "is_said", "keyed_problems", "printed", "problems",
-           "said", "say_context", "source", "templates", "translatable", "translations",
+__all__ = ["Problems", "SAYERS", "fields", "is_said", "keyed", "keyed_problems", "printed",
+           "problems", "said", "say_context", "source", "templates", "translatable", "translations",
            "unliteral", "wanted"]
 
 SAYERS = ("say", "words")  # anatomy_widgets' functions whose first argument is a template
@@ -118,6 +118,12 @@ def translations(catalog: Catalog) -> dict[str, Message]:
     """cell id → its active entry (a babel ``Message``) of each Markdown cell; the header is
     none, nor a printed template (``said``)."""
     return {m.context: m for m in catalog if m.id and m.context and not is_said(m)}
+
+
+def keyed(catalog: Catalog) -> dict[tuple[str, str], Message]:
+    """``(context, English)`` → its active entry, for a catalogue of the code's strings
+    (``_runtime``, ``_grading``), where one context holds many entries."""
+    return {(m.context, m.id): m for m in catalog if m.id}
 
 
 def said(catalog: Catalog) -> dict[tuple[str, str], Message]:

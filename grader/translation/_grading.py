@@ -31,6 +31,7 @@ from grader._course import Course
 
 from . import _merge, _pofile
 from ._catalogue import Problems, keyed_problems
+from ._catalogue import keyed as translations  # (context, English) → its entry
 
 __all__ = ["MARKERS", "catalogue_path", "found_in", "lines", "new", "problems",
            "translations", "update"]
@@ -117,11 +118,6 @@ def new(language: str) -> Catalog:
     catalog = _pofile.new(language, "grading")
     catalog.header_comment = _HEADER.format(language=language)
     return catalog
-
-
-def translations(catalog: Catalog) -> dict:
-    """``(context, English)`` → its active entry."""
-    return {(m.context, m.id): m for m in catalog if m.id}
 
 
 def _read(course: Course, language: str) -> Catalog:

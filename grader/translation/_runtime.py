@@ -19,6 +19,7 @@ from grader._course import Course
 
 from . import _pofile
 from ._catalogue import Problems, keyed_problems
+from ._catalogue import keyed as translations  # (context, English) → its entry
 
 __all__ = ["MARKERS", "SOURCES", "catalogue_path", "found_in", "lines", "new", "problems",
            "translations"]
@@ -73,11 +74,6 @@ def new(language: str) -> Catalog:
     catalog = _pofile.new(language, "runtime")
     catalog.header_comment = _HEADER.format(language=language)
     return catalog
-
-
-def translations(catalog: Catalog) -> dict:
-    """``(context, English)`` → its active entry."""
-    return {(m.context, m.id): m for m in catalog if m.id}
 
 
 def problems(course: Course, language: str) -> Problems:
