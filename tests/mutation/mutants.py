@@ -93,9 +93,18 @@ MUTANTS = [
     Mutant(
         "a test cell swallows a wrong answer as if it were not attempted yet",
         "grader/checks/_test_cell.py",
-        (("        if kind is not None and issubclass(kind, NotImplementedError):",
+        (("        if kind is not None and issubclass(kind, NotImplementedError) and "
+          "_is_stub(error):",
           "        if kind is not None:  # MUTANT"),),
         ("tests/test_unfinished.py::test_a_finished_exercise_passes_and_a_wrong_one_still_fails",),
+    ),
+    Mutant(
+        "any NotImplementedError, torch's own included, is taken for the stub",
+        "grader/checks/_test_cell.py",
+        (("    return isinstance(error, NotAttempted) or not str(error)",
+          "    return True  # MUTANT"),),
+        ("tests/test_unfinished.py::"
+         "test_a_not_implemented_error_from_torch_is_a_mistake_not_the_stub",),
     ),
     Mutant(
         "the widgets derive contiguous strides by hand again, importable by students",
