@@ -29,7 +29,7 @@ from babel.messages.catalog import Catalog
 
 from grader._course import Course
 
-from . import _merge, _pofile
+from . import _merge, _pofile, _runtime
 from ._catalogue import Problems, keyed_problems
 from ._catalogue import keyed as translations  # (context, English) → its entry
 
@@ -51,27 +51,10 @@ _HEADER = """\
 # "misconception", each named wrong answer's name (grader/hidden/wrong_answers)."""
 
 
-def _literal(node: ast.expr | None) -> str | None:
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return node.value
-    return None
-
-
 def found_in(source: str) -> list[tuple[str, str]]:
     """``(context, English)`` of each ``localized``/``marked`` call with literal text and
-    context in ``source``, in the order written."""
-    found = []
-    for node in ast.walk(ast.parse(source)):
-        if not isinstance(node, ast.Call):
-            continue
-        name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
-        keywords = {k.arg: k.value for k in node.keywords}
-        text = _literal(node.args[0]) if node.args else _literal(keywords.get("text"))
-        context = _literal(node.args[1]) if len(node.args) > 1 else \
-            _literal(keywords.get("context"))
-        if name in MARKERS and text is not None and context is not None:
-            found.append((node.lineno, node.col_offset, context, text))
-    return [(context, text) for *_, context, text in sorted(found)]
+    context in ``source``, in the order written (read as the runtime catalogue's are)."""
+    return _runtime.found_in(source, MARKERS)
 
 
 def check_descriptions(source: str) -> list[str]:

@@ -40,9 +40,9 @@ def _literal(node: ast.expr | None) -> str | None:
     return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
 
 
-def found_in(source: str) -> list[tuple[str, str]]:
-    """``(context, English)`` of each ``translate``/``english`` call with literal text and
-    context in ``source``, in the order written."""
+def found_in(source: str, markers: tuple[str, ...] = MARKERS) -> list[tuple[str, str]]:
+    """``(context, English)`` of each call of one of ``markers`` (``translate``/``english``)
+    with literal text and context in ``source``, in the order written."""
     found = []
     for node in ast.walk(ast.parse(source)):
         if not isinstance(node, ast.Call):
@@ -52,7 +52,7 @@ def found_in(source: str) -> list[tuple[str, str]]:
         text = _literal(node.args[0]) if node.args else _literal(keywords.get("text"))
         context = _literal(node.args[1]) if len(node.args) > 1 else \
             _literal(keywords.get("context"))
-        if name in MARKERS and text is not None and context is not None:
+        if name in markers and text is not None and context is not None:
             found.append((node.lineno, node.col_offset, context, text))
     return [(context, text) for *_, context, text in sorted(found)]
 
