@@ -1,3 +1,5 @@
+import contextlib
+import io
 import json
 from pathlib import Path
 
@@ -14,6 +16,17 @@ ASSIGNMENTS = COURSE.assignments()
 
 def load_notebook(path: Path) -> dict:
     return json.loads(path.read_text(encoding="utf-8"))
+
+
+def solution_namespace(assignment: str) -> dict:
+    """The names the solution notebook of ``assignment`` defines, its cells run quietly."""
+    from grader import _notebook
+
+    namespace = {"__name__": "solution"}
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        for source in _notebook.code_cells(_notebook.load(COURSE.source_notebook(assignment))):
+            exec(compile(source, assignment, "exec"), namespace)
+    return namespace
 
 
 def complete_notebook(assignment: str) -> dict:

@@ -14,7 +14,7 @@ import warnings
 
 import pytest
 from babel.messages.pofile import read_po as babel_read_po
-from conftest import COURSE, ROOT
+from conftest import ROOT, solution_namespace
 
 from anatomy_widgets import _language
 from anatomy_widgets._language import ENVIRONMENT, language, read_po, translate
@@ -172,16 +172,6 @@ _PROSE = re.compile(r"\b(is|are|your|yours|expected|returned|raised|wrong|the|sh
 _CHINESE = re.compile(r"[\u4e00-\u9fff]")
 
 
-def _solution_namespace(assignment: str) -> dict:
-    from grader import _notebook
-
-    namespace = {"__name__": "solution"}
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-        for source in _notebook.code_cells(_notebook.load(COURSE.source_notebook(assignment))):
-            exec(compile(source, assignment, "exec"), namespace)
-    return namespace
-
-
 def _caught(answer) -> str | None:
     """The public check's message on ``answer``; None where it passes."""
     from grader import check
@@ -201,7 +191,7 @@ def _counterexamples(assignment: str, monkeypatch) -> dict[str, tuple[str, str]]
     named wrong answer of ``assignment`` that the check catches."""
     from grader.hidden.wrong_answers import named_wrong_answers
 
-    solution, said = _solution_namespace(assignment), {}
+    solution, said = solution_namespace(assignment), {}
     for exercise, answers in named_wrong_answers(assignment).items():
         for mistake, source in answers:
             namespace = dict(solution)

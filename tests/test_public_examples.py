@@ -16,9 +16,9 @@ import warnings
 
 import pytest
 import torch
-from conftest import COURSE, ROOT
+from conftest import COURSE, ROOT, solution_namespace
 
-from grader import _notebook, check, cli
+from grader import check, cli
 from grader._compare import first_difference, scalar_close, tolerance
 from grader.checks import Mismatch, NotAttempted, _finite_answers, _public_examples, exercise_names
 from grader.checks._registry import registered
@@ -116,14 +116,6 @@ def test_a_wrong_answer_gets_a_counterexample_from_the_stored_answer():
     assert "yours 20.0, torch's 12.0" in message and len(message) < 600
 
 
-def _solution_namespace(assignment: str) -> dict:
-    namespace = {"__name__": "solution"}
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-        for source in _notebook.code_cells(_notebook.load(COURSE.source_notebook(assignment))):
-            exec(compile(source, assignment, "exec"), namespace)
-    return namespace
-
-
 _RULES = re.compile(r"#\s*Mistake\s*\(rules\):")  # right values: the rules are the grader's
 
 
@@ -133,7 +125,7 @@ def test_every_wrong_answer_fails_its_public_check_unless_it_breaks_only_the_rul
     only against a puzzle's rules, which grading checks in the submitted code."""
     passing, tried = [], 0
     for assignment in COURSE.assignments():
-        solution = _solution_namespace(assignment)
+        solution = solution_namespace(assignment)
         for exercise, answers in named_wrong_answers(assignment).items():
             for mistake, source in answers:
                 if _RULES.search(source):
