@@ -19,6 +19,7 @@ hub's log. Needs root (it makes OS users); skipped, with the reason, when Chromi
 Playwright or node/npm is missing.
 """
 
+import grp
 import json
 import os
 import re
@@ -32,16 +33,19 @@ from pathlib import Path
 import pytest
 from conftest import COURSE, ROOT, load_notebook
 from escape.users import reachable_by_others
+from hub.kernel import run_in_kernel
 from hub.running import Hub, os_user, proxy_missing
 
 from grader import edition
 from grader.batch import _gradebook
 from grader.batch._demo import synthetic_submission
+from grader.edition import hub_modes
 
 ASSIGNMENT = "01_storage_strides"
 COURSE_ID = "tensor-anatomy-hub-test"
 STUDENTS = {"hub-ada": 1.0, "hub-bob": 0.5}  # OS user → share of the answers filled in
 INSTRUCTOR = "hub-teach"  # an OS user too, in the hub's group "instructors"
+INSTRUCTORS_GROUP = "hub-instructors"  # the OS group deploy/README.md has root make for them
 STUDENT_FOLDER = "tensor-anatomy-student"  # deploy/jupyterhub_config.py clones it there
 ARTIFACTS = ROOT / "tests" / "artifacts" / "hub"
 CHROMIUM_CANDIDATES = ["/usr/lib/chromium/chromium", "/usr/bin/chromium"]
@@ -119,7 +123,7 @@ def room():
     top.chmod(0o755)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     room = Room(top)
-    hub = None
+    hub, closed = None, []
     try:
         missing = proxy_missing()  # installs configurable-http-proxy into .hub-proxy/
         if missing:
@@ -137,6 +141,7 @@ def room():
                 os_user(user, room.home(user))
                 _quiet_lab(room.home(user))
             room.instructor_runs(*_nbgrader("release_assignment", ASSIGNMENT, "--force"))
+            closed += _closed_to_students(room)
             hub_env = {**room.env, "TENSOR_ANATOMY_HUB_STUDENTS": ",".join(STUDENTS),
                        "TENSOR_ANATOMY_HUB_INSTRUCTORS": INSTRUCTOR,
                        "TENSOR_ANATOMY_EDITION": str(built)}
@@ -145,9 +150,22 @@ def room():
                 room.url = hub.url
                 yield room
     finally:
+        for path, gid, mode in reversed(closed):  # the checkout's modes as they were
+            os.chown(path, -1, gid, follow_symlinks=False)
+            path.chmod(mode)
         if hub is not None and hub.log.exists():
             shutil.copy(hub.log, ARTIFACTS / "hub.log")
         shutil.rmtree(top, ignore_errors=True)
+
+
+def _closed_to_students(room: Room) -> list:
+    """deploy/README.md's step: the instructors' group, then the checkout closed to students."""
+    try:
+        grp.getgrnam(INSTRUCTORS_GROUP)
+    except KeyError:
+        subprocess.run(["groupadd", "--system", INSTRUCTORS_GROUP], check=True)
+    subprocess.run(["usermod", "--append", "--groups", INSTRUCTORS_GROUP, INSTRUCTOR], check=True)
+    return hub_modes.close_to_students(ROOT, INSTRUCTORS_GROUP, room.instructor)
 
 
 @pytest.fixture(scope="module")
@@ -300,6 +318,45 @@ def test_each_student_fetches_feedback_that_shows_their_own_score(room, pages):
         _shot(page, f"4_{user}_feedback")
         other = next(u for u in STUDENTS if u != user)
         assert other not in frame.locator("body").inner_text()
+
+
+def _kernel_tries(paths: dict[str, Path]) -> str:
+    """A cell that tries to read each path (a file's first byte, a folder's names)."""
+    return f"""import json, os
+tried = {{}}
+for name, path in {json.dumps({k: str(v) for k, v in paths.items()})}.items():
+    try:
+        os.listdir(path) if os.path.isdir(path) else open(path, "rb").read(1)
+        tried[name] = "read"
+    except OSError as refused:
+        tried[name] = type(refused).__name__
+print(json.dumps(tried))"""
+
+
+def test_a_students_kernel_reads_the_lessons_and_nothing_of_the_instructor_or_a_classmate(
+        room, pages):
+    user, other = list(STUDENTS)
+    mine = COURSE.release_notebook(ASSIGNMENT).name
+    secret = {
+        "solutions": ROOT / "solutions" / ASSIGNMENT / mine,
+        "hidden checks": ROOT / "grader" / "hidden" / f"test_{ASSIGNMENT}.py",
+        "answer digests": ROOT / "grader" / "checks" / "answer_digests.json",
+        "the checkout's history": ROOT / ".git",
+        "gradebook": room.instructor / "gradebook.db",
+        "classmate's submission": room.instructor / "submitted" / other / ASSIGNMENT / mine,
+        "classmate's autograded": room.instructor / "autograded" / other / ASSIGNMENT / mine,
+        "classmate's feedback": room.instructor / "feedback" / other / ASSIGNMENT,
+        "classmate's home": room.notebook(other),
+    }
+    public = {"lesson": ROOT / "course" / "01_storage_strides.ipynb",
+              "givens": ROOT / "grader" / "givens" / "storage_strides.py"}
+    for path in [*secret.values(), *public.values()]:
+        assert path.exists(), path  # each is there to be refused
+    printed = run_in_kernel(pages[user], f"{room.url}/user/{user}",
+                            _kernel_tries({**secret, **public}))
+    tried = json.loads(printed.strip().splitlines()[-1])
+    assert {name: tried[name] for name in public} == dict.fromkeys(public, "read")
+    assert {name: tried[name] for name in secret} == dict.fromkeys(secret, "PermissionError")
 
 
 def test_the_instructor_sees_the_instructor_tools_and_both_submissions(room, browser):
