@@ -190,4 +190,12 @@ MUTANTS = [
         ("tests/test_grading_language.py::"
          "test_an_english_verdict_reads_back_as_the_verdict_written_in_the_language",),
     ),
+    Mutant(
+        "a hub leaves the solutions readable by students",
+        "grader/edition/hub_modes.py",
+        (('SHARED_WITH_EVERY_USER = (".venv", "deploy")',
+          'SHARED_WITH_EVERY_USER = (".venv", "deploy", "solutions")  # MUTANT'),),
+        ("tests/test_hub_modes.py::"
+         "test_every_path_holding_an_answer_is_closed_and_what_students_run_is_not",),
+    ),
 ]
