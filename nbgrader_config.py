@@ -36,6 +36,9 @@ INSTRUCTOR.mkdir(parents=True, exist_ok=True)  # a stock nbgrader command opens 
 # nbgrader_config.py, from $TENSOR_ANATOMY_EXCHANGE and $TENSOR_ANATOMY_COURSE_ID.
 c.CourseDirectory.course_id = COURSE.course_id
 c.Exchange.root = str(COURSE.exchange)
+# The inbound folder is writable by every student: collect follows no link, reads no
+# folder that is not its student's, and takes no time a student wrote (grader/collect/).
+c.ExchangeFactory.collect = "grader.collect.SafeCollect"
 # Or an LMS's "download all submissions" zip, in instructor/downloaded/<assignment>/archive/:
 # nbgrader zip_collect <assignment>, with $TENSOR_ANATOMY_LMS (canvas or moodle) its layout.
 # (nbgrader joins this to the course root as text: it must be relative.)
