@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from grader._course import Course
-from grader.bridge._lms_zip import named_regexp
+from grader.collect._zip_names import named_regexp
 from grader.bridge._nbgrader import (
     FeedbackExporter,
     autograde_pipeline,

@@ -1,5 +1,5 @@
 """Submissions from an LMS's "download all" zip (``nbgrader zip_collect``), laid out as
-Canvas and Moodle lay theirs out (``grader/bridge/_lms_zip.py``)."""
+Canvas and Moodle lay theirs out (``grader/collect/_zip_names.py``)."""
 
 import json
 import os
@@ -70,7 +70,7 @@ def test_an_unknown_lms_is_refused_by_name(tmp_path):
 def test_the_layouts_name_student_and_notebook(tmp_path):
     import re
 
-    from grader.bridge._lms_zip import LAYOUTS
+    from grader.collect._zip_names import LAYOUTS
 
     for lms, members in ZIPS.items():
         for member, sid, _ in members:
