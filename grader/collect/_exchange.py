@@ -105,6 +105,7 @@ class SafeCollect(ExchangeCollect):
                                                candidate.student, self.coursedir.assignment_id))
         if not self._replaces(candidate, dest):
             return
+        new_student = not dest.parent.exists()  # then a refusal leaves no folder of theirs
         dest.parent.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=".collecting-", dir=dest.parent))
         try:
@@ -121,6 +122,8 @@ class SafeCollect(ExchangeCollect):
             self._refuse(candidate, str(why))
         finally:
             shutil.rmtree(staging, ignore_errors=True)
+        if new_student and not dest.exists():
+            dest.parent.rmdir()
 
     def _replaces(self, candidate: _inbound.Candidate, dest: Path) -> bool:
         """nbgrader's rule: an existing copy is replaced with --update by a newer folder,

@@ -8,6 +8,7 @@ forged folder can never stand in front of the student's own.
 """
 
 import datetime
+import fnmatch
 import os
 import pwd
 import stat
@@ -28,12 +29,13 @@ class Candidate:
     status: os.stat_result
 
 
-def candidates(inbound_fd: int, assignment: str, student: str = "") -> Iterator[Candidate]:
-    """The folders filed for ``assignment`` (and ``student``, if given)."""
+def candidates(inbound_fd: int, assignment: str, students: str = "*") -> Iterator[Candidate]:
+    """The folders filed for ``assignment`` by students whose id matches the glob
+    ``students`` (nbgrader's ``--student``)."""
     with os.scandir(inbound_fd) as entries:
         for entry in entries:
             named, found, _ = entry.name.partition(f"+{assignment}+")
-            if found and named and student in ("", named):
+            if found and named and fnmatch.fnmatchcase(named, students or "*"):
                 yield Candidate(entry.name, named, entry.stat(follow_symlinks=False))
 
 
