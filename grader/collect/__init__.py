@@ -7,5 +7,7 @@ student cannot set back.
 """
 
 from ._exchange import SafeCollect
+from ._zip_extract import SafeZipExtractor  # zip_collect (an LMS zip)
+from ._zip_names import LmsNameCollector
 
-__all__ = ["SafeCollect"]
+__all__ = ["LmsNameCollector", "SafeCollect", "SafeZipExtractor"]
