@@ -1,5 +1,7 @@
 """Read scores back out of nbgrader's gradebook for the instructor's summary."""
 
+from grader._ids import terminal_safe
+
 __all__ = ["scores", "format_table"]
 
 
@@ -27,7 +29,7 @@ def format_table(table: dict[str, dict[str, float]], exercises: list[str]) -> st
     rows = [header]
     for student, row in table.items():
         percent = 100 * row["total"] / row["max"] if row["max"] else 0.0
-        rows.append([student, *(f"{row.get(e, 0):g}" for e in exercises),
+        rows.append([terminal_safe(student), *(f"{row.get(e, 0):g}" for e in exercises),
                      f"{row['total']:g}/{row['max']:g}", f"{percent:.0f}%"])
     widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip() for r in rows]

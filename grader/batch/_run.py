@@ -13,7 +13,8 @@ from pathlib import Path
 
 from grader import _notebook
 from grader._course import Course, speed_pieces_off
-from grader.batch import _gradebook, _triage
+from grader._ids import terminal_safe
+from grader.batch import _gradebook, _student_ids, _triage
 from grader.batch._misconception_report import write_misconception_report
 from grader.batch._parallel import judge_batch
 from grader.batch._report import plot_scores
@@ -50,7 +51,7 @@ def _judge_ahead(course: Course, assignments: list[str], jobs: int | None,
                            translations=translations)
     print(f"judged in {time.monotonic() - started:.1f} s", flush=True)
     for failure in failures:
-        print(f"  judged again by nbgrader: {failure}", file=sys.stderr)
+        print(f"  judged again by nbgrader: {terminal_safe(failure)}", file=sys.stderr)
 
 
 def grade(course: Course, assignments: list[str], jobs: int | None = None,
@@ -86,8 +87,11 @@ def one_grader_at_a_time(instructor: Path):
 
 def _grade(course: Course, assignments: list[str], jobs: int | None,
            scheduler: str | None) -> int:
+    # A refused id's submissions are never read, judged, or put in the gradebook.
+    refused = _student_ids.check_ids(course.instructor / "submitted", assignments)
     problems = {a: _triage.triage(course.instructor / "submitted", a,
-                                  course.release_notebook(a)) for a in assignments}
+                                  course.release_notebook(a), skip=refused) for a in assignments}
+    not_judged = {a: {*problems[a], *refused} for a in assignments}
     failed, through = [], collections.defaultdict(set)
     steps = functools.cache(lambda: NbgraderSteps(course, course.instructor / "release"))
 
@@ -102,14 +106,15 @@ def _grade(course: Course, assignments: list[str], jobs: int | None,
 
     def finish(assignment: str) -> None:
         # The rest: judged in an earlier run, ungradable, or judged by nbgrader now.
-        students = _students(_submitted(course, assignment))
+        students = _students(_submitted(course, assignment, refused))
         through_nbgrader(assignment, students)
         steps().report(assignment, len(students))
         failed.extend(_verify_and_summarize(course, assignment, problems[assignment]))
+        failed.extend(_report_refused(course, assignment, refused))
 
     parallel = jobs != 1 or scheduler
     if parallel and "overlap" in speed_pieces_off():  # benched: nbgrader after judging
-        _judge_ahead(course, assignments, jobs, scheduler, problems, None, None)
+        _judge_ahead(course, assignments, jobs, scheduler, not_judged, None, None)
         parallel = False
     if parallel:
         # Imported before the nbgrader lane starts: while one thread imports distributed,
@@ -120,7 +125,7 @@ def _grade(course: Course, assignments: list[str], jobs: int | None,
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="nbgrader") as lane:
         queued = [lane.submit(register_releases)]
         if parallel:
-            _judge_ahead(course, assignments, jobs, scheduler, problems,
+            _judge_ahead(course, assignments, jobs, scheduler, not_judged,
                          each_judged=lambda a, paths: queued.append(
                              lane.submit(through_nbgrader, a, _students(paths))),
                          when_judged=lambda a: queued.append(lane.submit(finish, a)))
@@ -132,7 +137,8 @@ def _grade(course: Course, assignments: list[str], jobs: int | None,
     print(f"CSV: {course.instructor / 'grades.csv'}   feedback: {course.instructor / 'feedback'}")
     export_for_lms(course)
     if failed:
-        print(f"FAILED steps: {', '.join(failed)} (see the log above)", file=sys.stderr)
+        print(terminal_safe(f"FAILED steps: {', '.join(failed)} (see the log above)"),
+              file=sys.stderr)  # a step names its student
     return int(bool(failed))
 
 
@@ -188,9 +194,19 @@ def _report_problems(course: Course, assignment: str, problems: dict[str, str]) 
     print(f"\nCould not grade {len(problems)} submission(s) of {assignment} (scored 0):")
     name = course.release_notebook(assignment).name
     for student, problem in problems.items():
-        print(f"  {student}: {problem}")
+        print(terminal_safe(f"  {student}: {problem}"))  # both may hold what a student typed
         _triage.write_problem_feedback(
             course.instructor / "feedback" / student / assignment, assignment, name, problem)
+
+
+def _report_refused(course: Course, assignment: str, refused: dict[str, str]) -> list[str]:
+    """Count the submissions of ``assignment`` refused for their ids: none is silently skipped."""
+    here = [s for s in refused if (course.instructor / "submitted" / s / assignment).is_dir()]
+    if not here:
+        return []
+    print(f"\nRefused {len(here)} submission(s) of {assignment}: their student ids cannot be "
+          "graded (each named above, with why)")
+    return [f"refused student ids of {assignment}"]
 
 
 def _unjudged_notebooks(course: Course, assignment: str) -> list[str]:
@@ -199,7 +215,7 @@ def _unjudged_notebooks(course: Course, assignment: str) -> list[str]:
     for path in sorted((course.instructor / "autograded").glob(f"*/{assignment}/*.ipynb")):
         missing = _nbgrader_bridge().missing_verdicts(_notebook.load(path))
         if missing:
-            found.append(f"{path}: {', '.join(missing)}")
+            found.append(terminal_safe(f"{path}: {', '.join(missing)}"))  # a student's folder
     return found
 
 

@@ -95,11 +95,15 @@ def _submission_problem(folder: Path, expected: str, exercises: set[str]) -> str
     return _notebook_problem(notebook, exercises)
 
 
-def triage(submitted: Path, assignment: str, release_notebook: Path) -> dict[str, str]:
-    """student → why their submission of ``assignment`` cannot be graded."""
+def triage(submitted: Path, assignment: str, release_notebook: Path,
+           skip=()) -> dict[str, str]:
+    """student → why their submission of ``assignment`` cannot be graded; the students in
+    ``skip`` (refused already, for their ids) are not read."""
     exercises = set(_notebook.exercise_cells(_notebook.load(release_notebook)))
     problems = {}
     for folder in sorted(submitted.glob(f"*/{assignment}")):
+        if folder.parent.name in skip:
+            continue
         try:
             problem = _submission_problem(folder, release_notebook.name, exercises)
         except (OSError, ValueError, TypeError, KeyError, RecursionError) as exc:

@@ -1,0 +1,78 @@
+"""Student ids a hostile student chose (``grader/batch/_student_ids.py``): checked before anything
+is graded, a refused one costing only its submission with one line; look-alikes flagged; every
+id the grading command prints shown through ``terminal_safe``."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from conftest import ASSIGNMENTS, COURSE, ROOT, load_notebook
+
+from grader.batch import _gradebook
+from grader.batch._demo import synthetic_submission
+
+ASSIGNMENT = ASSIGNMENTS[0]
+ERASER = "\x1b[1A\x1b[2Kmallory"  # up a line, erase it: a row of the summary gone
+GRADED = ("Ada", "ada")  # alike, yet two logins: both graded
+REFUSED = {" amy": "starts or ends with a space", ERASER: "control or invisible"}
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    """One serial grading run of blank stubs (the cheapest to judge), filed under each id."""
+    instructor = tmp_path_factory.mktemp("instructor")
+    release = COURSE.release_notebook(ASSIGNMENT)
+    stub = synthetic_submission(load_notebook(release),
+                                load_notebook(COURSE.source_notebook(ASSIGNMENT)), 0.0)
+    for student in (*GRADED, *REFUSED):
+        folder = instructor / "submitted" / student / ASSIGNMENT
+        folder.mkdir(parents=True)
+        (folder / release.name).write_text(json.dumps(stub), encoding="utf-8")
+    env = {**os.environ, "TENSOR_ANATOMY_INSTRUCTOR_DIR": str(instructor)}
+    env.pop("TENSOR_ANATOMY_DB_URL", None)
+    done = subprocess.run([sys.executable, "-m", "grader.cli", "grade", ASSIGNMENT, "--jobs", "1"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
+    return instructor, done
+
+
+def test_a_refused_id_costs_only_its_submission_with_a_line_saying_why(graded):
+    instructor, done = graded
+    lines = done.stdout.splitlines()
+    for student, why in REFUSED.items():
+        shown = student.encode("unicode_escape").decode()
+        said = [line for line in lines if f'student id "{shown}"' in line]
+        assert len(said) == 1 and why in said[0], done.stdout[-3000:]
+    assert f"Refused {len(REFUSED)} submission(s) of {ASSIGNMENT}" in done.stdout
+    assert done.returncode == 1  # not everything handed in was graded
+    table = _gradebook.scores(f"sqlite:///{instructor / 'gradebook.db'}", ASSIGNMENT)
+    assert sorted(table) == sorted(GRADED)  # the others' run went on; no refused id reached it
+
+
+def test_no_escape_code_a_student_typed_reaches_the_terminal(graded):
+    _, done = graded
+    assert "\x1b" not in done.stdout + done.stderr
+    assert "\\x1b[1A\\x1b[2Kmallory" in done.stdout
+
+
+def test_ids_that_look_alike_are_flagged_in_one_line_and_each_graded(graded):
+    _, done = graded
+    flagged = [line for line in done.stdout.splitlines() if "look alike" in line]
+    assert len(flagged) == 1 and '"Ada", "ada"' in flagged[0] and "2 graded" in flagged[0]
+    summary = done.stdout[done.stdout.index(f"\n{ASSIGNMENT}\n"):].splitlines()
+    assert {line.split()[0] for line in summary if line.endswith("0%")} >= set(GRADED)
+
+
+def test_the_summary_table_shows_an_id_from_the_gradebook_escaped():
+    """An id that reached the gradebook another way (nbgrader db, the formgrader)."""
+    table = _gradebook.format_table({ERASER: {"x": 0.0, "total": 0.0, "max": 2.0}}, ["x"])
+    assert "\x1b" not in table and "\\x1b[1A\\x1b[2Kmallory" in table
+
+
+def test_each_id_that_cannot_be_graded_is_named_and_look_alikes_grouped():
+    from grader.batch._student_ids import look_alike_groups, refused_ids
+
+    ids = ["ada", "Ada", "ａｄａ", " amy", "rt3amy", "rt3\u200bamy", "rt3\u0430my", "=1+1"]
+    assert set(refused_ids(ids)) == {"ａｄａ", " amy", "rt3\u200bamy", "rt3\u0430my", "=1+1"}
+    assert look_alike_groups(ids) == [["ada", "Ada", "ａｄａ"]]
