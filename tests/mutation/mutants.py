@@ -198,4 +198,47 @@ MUTANTS = [
         ("tests/test_hub_modes.py::"
          "test_every_path_holding_an_answer_is_closed_and_what_students_run_is_not",),
     ),
+    Mutant(
+        "zip_collect extracts a symbolic link member",
+        "grader/collect/_zip_extract.py",
+        (('    if kind == stat.S_IFLNK:\n        return "a symbolic link"\n',
+          '    if False:  # MUTANT\n        return "a symbolic link"\n'),),
+        ("tests/test_hostile_zip.py::test_a_symlink_member_is_never_extracted",),
+    ),
+    Mutant(
+        "zip_collect writes a member whole, however far it expands",
+        "grader/collect/_zip_extract.py",
+        (("                    if written > limit:\n",
+          "                    if False:  # MUTANT\n"),),
+        ("tests/test_hostile_zip.py::test_a_zip_bomb_costs_its_owner_alone",),
+    ),
+    Mutant(
+        "zip_collect keeps the oldest Canvas re-upload",
+        "grader/collect/_zip_names.py",
+        (("        last = max(upload for upload, _ in candidates)",
+          "        last = min(upload for upload, _ in candidates)  # MUTANT"),),
+        ("tests/test_hostile_zip.py::test_only_the_newest_canvas_reupload_is_kept_and_said",),
+    ),
+    Mutant(
+        "zip_collect takes a Moodle id from a folder a student named",
+        "grader/collect/_zip_names.py",
+        (('    "moodle": r"[^/]+_(?P<student_id>',
+          '    "moodle": r"(?:.*/)?[^/]+_(?P<student_id>'),),
+        ("tests/test_hostile_zip.py::"
+         "test_an_id_spelt_deeper_in_a_folder_a_student_named_is_never_filed",),
+    ),
+    Mutant(
+        "the LMS exports write what a student typed as is, formulas included",
+        "grader/batch/_export.py",
+        (('    return spreadsheet_cell(value or "")', '    return value or ""  # MUTANT'),),
+        ("tests/test_export.py::test_no_cell_a_student_typed_opens_as_a_formula",),
+    ),
+    Mutant(
+        "grading takes every submitted student id as it is",
+        "grader/batch/_run.py",
+        (('    refused = _student_ids.check_ids(course.instructor / "submitted", assignments)',
+          "    refused = {}  # MUTANT"),),
+        ("tests/test_hostile_ids.py::"
+         "test_a_refused_id_costs_only_its_submission_with_a_line_saying_why",),
+    ),
 ]
