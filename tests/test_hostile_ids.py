@@ -76,3 +76,11 @@ def test_each_id_that_cannot_be_graded_is_named_and_look_alikes_grouped():
     ids = ["ada", "Ada", "ａｄａ", " amy", "rt3amy", "rt3\u200bamy", "rt3\u0430my", "=1+1"]
     assert set(refused_ids(ids)) == {"ａｄａ", " amy", "rt3\u200bamy", "rt3\u0430my", "=1+1"}
     assert look_alike_groups(ids) == [["ada", "Ada", "ａｄａ"]]
+
+
+def test_the_misconception_table_never_opens_an_id_as_a_formula():
+    """Its student_ids cell, read in a spreadsheet (an id graded before ids were checked)."""
+    from grader.batch._misconception_report import misconception_table
+
+    rows = misconception_table(ASSIGNMENT, {"=1+1": {"x": ["a mistake"]}, "ada": {}})
+    assert next(r for r in rows if r["misconception"] == "a mistake")["student_ids"] == "'=1+1"

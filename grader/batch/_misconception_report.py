@@ -12,6 +12,7 @@ import math
 from pathlib import Path
 
 from grader import _notebook
+from grader._ids import spreadsheet_cell
 from grader.bridge._verdict_text import misconceptions_shown
 from grader.hidden.wrong_answers import named_wrong_answers
 
@@ -40,7 +41,7 @@ def misconception_table(assignment: str, shown: dict[str, dict[str, list[str]]])
             for name in names:  # a name no wrong answer has now still counts
                 rows.setdefault((exercise, name), []).append(student)
     return [{"exercise": exercise, "misconception": name, "students": len(students),
-             "of": len(shown), "student_ids": ";".join(students)}
+             "of": len(shown), "student_ids": spreadsheet_cell(";".join(students))}
             for (exercise, name), students in rows.items()]
 
 
