@@ -12,13 +12,13 @@ from pathlib import Path
 
 from grader._course import Course
 from grader.bridge._csv_export import SafeCsvExportPlugin
-from grader.collect._zip_names import named_regexp
 from grader.bridge._nbgrader import (
     FeedbackExporter,
     autograde_pipeline,
     feedback_pipeline,
     sanitize_pipeline,
 )
+from grader.collect._zip_names import named_regexp
 
 c = get_config()  # noqa: F821 - provided by nbgrader when it loads this file
 
