@@ -95,9 +95,9 @@ class HostileClass(Class):
         self.private.joinpath(NOTEBOOK).chmod(0o600)
         self.inbound = self.exchange / COURSE_ID / "inbound"
 
-    def hand_made(self, user: str, under: str | None = None, tag: str = "byhand") -> Path:
-        """A folder filed as nbgrader submit files one, under ``under`` (default: ``user``)."""
-        folder = self.inbound / f"{under or user}+{ASSIGNMENT}+{STAMP}+{tag}"
+    def hand_made(self, user: str, stamp: str = STAMP) -> Path:
+        """A folder filed as nbgrader submit files one."""
+        folder = self.inbound / f"{user}+{ASSIGNMENT}+{stamp}+byhand"
         folder.mkdir()
         (folder / "timestamp.txt").write_text(STAMP)
         return folder
@@ -142,7 +142,7 @@ def _odd_but_harmless(room: HostileClass) -> None:
     shutil.copy(COURSE.release_notebook(ASSIGNMENT), late / NOTEBOOK)
     (late / "data").mkdir()
     (late / "data" / "notes.txt").write_text("mine")
-    garbled = room.hand_made("ta-garbled")
+    garbled = room.hand_made("ta-garbled", stamp="not a time")  # stock collect stops at it
     garbled.joinpath("timestamp.txt").write_bytes(b"not a time \xff\x00")
     shutil.copy(COURSE.release_notebook(ASSIGNMENT), garbled / NOTEBOOK)
     for user, folder in (("ta-late", late), ("ta-garbled", garbled)):
