@@ -56,10 +56,19 @@ def id_problem(student_id: str) -> str | None:
     return None
 
 
+# Letters of other scripts drawn like a Latin one (the commonest of Unicode's confusables,
+# UTS #39): an id written wholly in one of those scripts passes id_problem, and must still
+# print, and be flagged, as the Latin id it imitates.
+_DRAWN_LATIN = str.maketrans(
+    "аеорсухіјѕԁһӏԛԝВЕКМНОРСТХУАІЈЅ" "οαρνικτυχΑΒΕΖΗΙΚΜΝΟΡΤΥΧ",
+    "aeopcyxijsdhlqwBEKMHOPCTXYAIJS" "oapvikTuxABEZHIKMNOPTYX")
+
+
 def look_alike(student_id: str) -> str:
-    """What ``student_id`` looks like: case and compatibility forms folded, so that two ids
-    that print alike have the same key (``Ada`` and ``ａｄａ``)."""
-    return unicodedata.normalize("NFKC", student_id).casefold()
+    """What ``student_id`` looks like: compatibility forms, case and letters drawn like Latin
+    ones folded, so that two ids that print alike have the same key (``Ada``, ``ａｄａ``
+    and a Cyrillic ``Аda``)."""
+    return unicodedata.normalize("NFKC", student_id).translate(_DRAWN_LATIN).casefold()
 
 
 def terminal_safe(text: str) -> str:
