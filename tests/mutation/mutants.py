@@ -241,4 +241,36 @@ MUTANTS = [
         ("tests/test_hostile_ids.py::"
          "test_a_refused_id_costs_only_its_submission_with_a_line_saying_why",),
     ),
+    Mutant(
+        "collect takes a folder for the student its name claims, whoever made it",
+        "grader/collect/_inbound.py",
+        (("    return _owner_problem(candidate) if check_owner else None",
+          "    return None  # MUTANT"),),
+        ("tests/test_hostile_handin.py::"
+         "test_a_folder_filed_under_a_classmates_name_is_refused_and_she_keeps_her_feedback",),
+    ),
+    Mutant(
+        "collect keeps the time a student wrote in timestamp.txt",
+        "grader/collect/_exchange.py",
+        (("        when = _inbound.changed_at(changed_ns, gettz(self.timezone))\n",
+          "        return  # MUTANT\n"),),
+        ("tests/test_hostile_handin.py::"
+         "test_the_time_is_the_newest_change_of_the_folder_and_a_forged_one_is_logged",),
+    ),
+    Mutant(
+        "one refused submission stops the whole class's collect",
+        "grader/collect/_exchange.py",
+        (("        except Refused as why:\n            self._refuse(candidate, str(why))\n",
+          "        except Refused:  # MUTANT\n            raise\n"),),
+        ("tests/test_hostile_handin.py::"
+         "test_one_collect_exits_0_and_collects_every_student_whose_folder_is_theirs",),
+    ),
+    Mutant(
+        "collected copies keep the student's modes, set-id bits included",
+        "grader/collect/_student_files.py",
+        (("                os.fchmod(out.fileno(), FILE_MODE)",
+          "                os.fchmod(out.fileno(), os.fstat(fd).st_mode & 0o7777)  # MUTANT"),),
+        ("tests/test_hostile_handin.py::"
+         "test_copies_are_written_fresh_by_the_instructor_without_the_students_modes",),
+    ),
 ]
