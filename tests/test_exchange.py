@@ -51,7 +51,7 @@ class Class:
         self.top, self.exchange = top, top / "exchange"
         self.instructor = top / "instructor"
         self.exchange.mkdir()
-        self.exchange.chmod(0o777)  # every student writes into it
+        self.exchange.chmod(0o1777)  # every student writes into it; sticky, as README says
         self.env = {**os.environ, "TENSOR_ANATOMY_EXCHANGE": str(self.exchange),
                     "TENSOR_ANATOMY_COURSE_ID": COURSE_ID,
                     "TENSOR_ANATOMY_INSTRUCTOR_DIR": str(self.instructor)}

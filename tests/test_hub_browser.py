@@ -129,7 +129,7 @@ def room():
         if missing:
             pytest.skip(missing)
         room.exchange.mkdir()
-        room.exchange.chmod(0o777)  # every student writes into it
+        room.exchange.chmod(0o1777)  # every student writes into it; sticky, as deploy/ says
         (top / "home").mkdir(mode=0o755)
         with pytest.MonkeyPatch.context() as patch, \
                 reachable_by_others([Path(sys.executable).resolve(), Path(sys.prefix), ROOT]):
