@@ -18,6 +18,7 @@ from grader.bridge._nbgrader import (
     feedback_pipeline,
     sanitize_pipeline,
 )
+from grader.bridge._sanitize_html import SAFE_PAGE
 from grader.collect._zip_names import named_regexp
 
 c = get_config()  # noqa: F821 - provided by nbgrader when it loads this file
@@ -70,6 +71,14 @@ c.Autograde.autograde_preprocessors = autograde_pipeline()
 c.Autograde.sanitize_preprocessors = sanitize_pipeline()
 c.GenerateFeedback.preprocessors = feedback_pipeline()
 c.GenerateFeedback.exporter_class = FeedbackExporter  # nbconvert's HTML, templates compiled once
+# The formgrader renders each submission with a stock HTMLExporter, in the instructor's
+# session: what the student wrote or displayed cleaned through nh3, names escaped, each
+# time the page is made (grader/bridge/_sanitize_html.py, _bounded_data.py, _page_names.py).
+c.HTMLExporter.sanitize_html = SAFE_PAGE["sanitize_html"]
+c.HTMLExporter.filters = SAFE_PAGE["filters"]
+c.HTMLExporter.preprocessors = ["grader.bridge._bounded_data.BoundEmbeddedData",
+                                "grader.bridge._sanitize_html.SanitizeOutputs",
+                                "grader.bridge._page_names.NamesAsText"]
 
 # `nbgrader export` too: grades.csv through the csv module, no cell read as a formula
 # (nbgrader's own plugin joins cells with ",": a comma in an id shifted the columns).

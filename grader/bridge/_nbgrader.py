@@ -14,11 +14,13 @@ import nbformat
 from nbconvert.exporters import HTMLExporter
 from nbconvert.preprocessors import Preprocessor
 from nbformat import v4
-from traitlets import Bool, Float
+from traitlets import Bool, Dict, Float
 
 from grader import _language, _notebook
 from grader._course import Course
 from grader.batch._verdicts import stored_verdict
+from grader.bridge._bounded_data import BoundEmbeddedData
+from grader.bridge._sanitize_html import SAFE_PAGE, SanitizeOutputs
 from grader.bridge._structure import restore_structure, take_restored
 from grader.bridge._verdict_text import (
     VERDICT_HEADER,
@@ -128,7 +130,10 @@ def autograde_pipeline() -> list:
     from nbgrader.preprocessors import Execute
 
     pipeline = list(Autograde().autograde_preprocessors)
-    pipeline[pipeline.index(Execute)] = JudgeHiddenChecks
+    # What the student embedded or displayed, bounded and cleaned before it is stored:
+    # the formgrader shows the autograded notebook to the instructor.
+    at = pipeline.index(Execute)
+    pipeline[at:at + 1] = [JudgeHiddenChecks, BoundEmbeddedData, SanitizeOutputs]
     return pipeline
 
 
@@ -154,6 +159,8 @@ def feedback_pipeline() -> list:
     ``WrapLongLines``: a verdict's long lines wrap at the page's edge.
     ``InStudentLanguage`` (after the verdict has the gradebook's points, before the
     Markdown's maths is rendered): a page in the language the student worked in.
+    ``BoundEmbeddedData``, ``SanitizeOutputs`` (before our own pictures and maths, which
+    are trusted): nothing the student embedded or displayed runs or weighs on the page.
     """
     from nbgrader.converters import GenerateFeedback
     from nbgrader.preprocessors import ClearHiddenTests
@@ -167,7 +174,8 @@ def feedback_pipeline() -> list:
     # GetGrades first (it reads the gradebook), then CSSHTMLHeaderPreprocessor (it starts
     # the page's styles, which WrapLongLines adds to).
     stock = GenerateFeedback().preprocessors
-    return [*stock, ClearHiddenTests, VerdictScoreFromGradebook, InStudentLanguage,
+    return [*stock, ClearHiddenTests, BoundEmbeddedData, SanitizeOutputs,
+            VerdictScoreFromGradebook, InStudentLanguage,
             DrawFailingInputs, MathAsMathML, WrapLongLines]
 
 
@@ -198,7 +206,11 @@ class FeedbackExporter(HTMLExporter):
 
     The exporter rebuilds its Jinja environment for every notebook (it registers
     filters per notebook), so each feedback page compiled nine templates anew.
+    Every Markdown cell and HTML output goes through ``clean_html`` (``_sanitize_html``).
     """
+
+    sanitize_html = Bool(SAFE_PAGE["sanitize_html"]).tag(config=True)
+    filters = Dict(SAFE_PAGE["filters"]).tag(config=True)
 
     def _create_environment(self):
         environment = super()._create_environment()
