@@ -273,4 +273,11 @@ MUTANTS = [
         ("tests/test_hostile_handin.py::"
          "test_copies_are_written_fresh_by_the_instructor_without_the_students_modes",),
     ),
+    Mutant(
+        "the feedback page and the formgrader render a student's Markdown uncleaned",
+        "grader/bridge/_sanitize_html.py",
+        (('                         for name in ("clean_html", "markdown2html")}}',
+          '                         for name in ()}}  # MUTANT'),),
+        ("tests/test_page_payloads.py::test_nothing_a_student_wrote_runs_in_their_feedback_page",),
+    ),
 ]
