@@ -24,7 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from escape.attacks import ATTACKS, KILLED, attack_cell
+from escape.attacks import ATTACKS, KILLED, OVER_MEMORY, attack_cell
 from escape.listeners import serve_forever
 from escape.users import reachable_by_others, unprivileged_user
 
@@ -152,7 +152,7 @@ REFUSED_UNCONFINED = (
     "reads the canary's memory with process_vm_readv", "connects to the host over TCP",
     "writes the canary's memory with process_vm_writev", "kills the grading command",
     "mounts a filesystem", "unshares a user namespace", "sets up io_uring", "creates a bpf map",
-    "allocates 6 GiB", "maps shared memory no limit counts",
+    "allocates 6 GiB", "touches 6 GiB of shared memory",
     "calls the kernel through the i386 ABI", "calls the kernel through the x32 ABI",
 )
 
@@ -163,11 +163,18 @@ def test_every_attempt_is_refused_and_scores_exactly_2(batch):
     assert scores == dict.fromkeys([*ATTACKS, "(probe)"], 2)
     assert {v["exercises"]["double"]["total"] for v in verdicts.values()} == {2}
     outcomes = {name: _outcome(verdicts[name]["cells"]["1"]) for name in ATTACKS}
-    assert outcomes == {name: "killed" if name in KILLED and _x86() else "refused"
-                        for name in ATTACKS}
+    assert outcomes == {name: _expected(name) for name in ATTACKS}
+
+
+def _expected(name: str) -> str:
+    if name in OVER_MEMORY:
+        return "over memory"
+    return "killed" if name in KILLED and _x86() else "refused"
 
 
 def _outcome(report: dict) -> str:
+    if "memory limit and stopped the process" in report.get("skipped", ""):
+        return "over memory"
     if "stopped the process" in report.get("skipped", ""):
         return "killed"
     return "refused" if report.get("stdout", "").startswith("refused") else repr(report)
@@ -191,8 +198,7 @@ def test_the_student_is_alone_offline_unprivileged_and_keeps_no_environment(batc
 def test_without_namespaces_landlock_and_the_filter_still_refuse(host):
     verdicts = _grade_batch(host, REFUSED_UNCONFINED, TENSOR_ANATOMY_ALLOW_UNCONFINED="1")
     outcomes = {name: _outcome(verdicts[name]["cells"]["1"]) for name in REFUSED_UNCONFINED}
-    assert outcomes == {name: "killed" if name in KILLED and _x86() else "refused"
-                        for name in REFUSED_UNCONFINED}
+    assert outcomes == {name: _expected(name) for name in REFUSED_UNCONFINED}
     assert not [marker for marker in host["markers"] if os.path.lexists(marker)]
     os.kill(host["canary"], 0)
     # Really without namespaces: the probe sees the machine's processes.

@@ -5,6 +5,8 @@
 the answer. Limits: each cell and each call has a wall-clock budget; a cell
 that hangs or kills the worker is skipped on restart; a function that timed
 out fails fast afterwards, so shrinking a failing example costs no more waits.
+Memory: a process that holds more than its limit above where it started is
+killed (``_memory_watch``), and says so.
 """
 
 import contextlib
@@ -26,12 +28,13 @@ from grader._errors import (
     UngradableResult,
 )
 from grader.judge._describe import describe_call
+from grader.judge._memory_watch import MemoryWatch
 from grader.student import _sandbox, _wire
 from grader.student._harness import harness_source
 from grader.student._zygote import zygote
 
 __all__ = ["RemoteStudent", "configured_student", "CELL_OUTPUT_LIMIT", "NOTEBOOK_OUTPUT_LIMIT",
-           "last_call"]
+           "MemoryLimitExceeded", "last_call"]
 
 # Bounds the judge keeps, whatever the student's process claims to have kept.
 CELL_OUTPUT_LIMIT = 10_000  # characters of one cell's output, result or error
@@ -39,6 +42,10 @@ NOTEBOOK_OUTPUT_LIMIT = 100_000  # characters of all cells' outputs together
 # (request, reply) of this process's last call that got its reply, as they crossed the
 # wire (nothing copied): what a failing check's student answered (``_misconceptions``).
 last_call: tuple[dict, dict] | None = None
+
+
+class MemoryLimitExceeded(StudentCrashed):
+    """The student's process held more memory than its limit, and was killed for it."""
 
 
 class _Channel:
@@ -54,7 +61,7 @@ class _Channel:
         finally:
             os.close(requests)
             os.close(replies)
-        self._next_id = 0
+        self._next_id, self._memory_limit, self._watch = 0, limits.memory_bytes, None
         self._startup_timeout, self._ready = startup_timeout, False
 
     def _handshake(self) -> None:
@@ -70,6 +77,10 @@ class _Channel:
             self.kill()
             raise RuntimeError("the student worker failed to start")
         self._ready = True
+        # Started now, before any student code runs: what the process holds here (the
+        # zygote's libraries) is not the student's to pay for.
+        with contextlib.suppress(ProcessLookupError):  # died already: the next read says so
+            self._watch = MemoryWatch(self.pid, self._memory_limit)
 
     def request(self, message: dict, timeout: float) -> dict:
         if not self._ready:
@@ -81,6 +92,10 @@ class _Channel:
             self._write(_wire.frame(message), deadline)
             reply = _wire.receive(lambda n: self._read(n, deadline))
         except (BrokenPipeError, EOFError, _wire.WireError, ValueError) as exc:
+            if self._watch is not None and self._watch.exceeded:
+                raise MemoryLimitExceeded(
+                    f"your code went over its {_gib(self._memory_limit)} memory limit, "
+                    "so its process was stopped") from None
             raise StudentCrashed(f"the process running your code stopped ({exc})") from None
         if reply.get("id") != self._next_id:
             raise StudentCrashed("the process running your code answered out of turn")
@@ -108,6 +123,8 @@ class _Channel:
     def kill(self) -> None:
         if self._pidfd < 0:
             return  # killed already
+        if self._watch is not None:
+            self._watch.stop()
         with contextlib.suppress(ProcessLookupError):  # it may have died already
             signal.pidfd_send_signal(self._pidfd, signal.SIGKILL)  # no pid-reuse race
         for fd in (self._requests, self._replies, self._pidfd):
@@ -123,6 +140,10 @@ def _hidden_paths() -> tuple[str, ...]:
     """Covered in the student's root, should a visible path ever hold them: the instructor
     folder (submissions, gradebook) and the hidden checks."""
     return str(_COURSE.instructor), str(_COURSE.root / "grader" / "hidden")
+
+
+def _gib(size: int) -> str:
+    return f"{size / 2**30:g} GiB"
 
 
 def _remaining(deadline: float) -> float:
@@ -193,10 +214,8 @@ class RemoteStudent:
         try:
             reply = self._channel.request({"op": "exec", "source": source, "cell": index}, timeout)
         except (StudentTimeout, StudentCrashed) as exc:
-            reason = ("stopped the process running it" if isinstance(exc, StudentCrashed)
-                      else f"did not finish in {self._cell_timeout:g} s" if timeout > 0
-                      else f"was not run: the notebook used up its {self._notebook_timeout:g} s")
-            self._reports[index] = {"skipped": f"this cell {reason}, so it was skipped"}
+            self._reports[index] = {"skipped": f"this cell {self._skip_reason(exc, timeout)}, "
+                                               "so it was skipped"}
             self._discard_channel()
             return False
         report = {"stdout": self._bounded(reply.get("stdout", ""))}
@@ -207,6 +226,16 @@ class RemoteStudent:
             report["result"] = self._bounded(reply["result"])
         self._reports[index] = report
         return True
+
+    def _skip_reason(self, exc: StudentError, timeout: float) -> str:
+        if isinstance(exc, MemoryLimitExceeded):
+            return (f"went over the {_gib(self._limits.memory_bytes)} memory limit and "
+                    "stopped the process running it")
+        if isinstance(exc, StudentCrashed):
+            return "stopped the process running it"
+        if timeout > 0:
+            return f"did not finish in {self._cell_timeout:g} s"
+        return f"was not run: the notebook used up its {self._notebook_timeout:g} s"
 
     def _bounded(self, text) -> str:
         """``text`` as the feedback may show it: within the cell's and the notebook's bounds."""

@@ -1,7 +1,8 @@
 """Landlock, where the kernel has it: a second wall behind the mount namespace.
 
 The student's process may read and execute anything it can see, write only in
-its working directory and to the devices bound into its root, open no TCP
+its working directory, to the devices bound into its root and to its own
+threads' files (``/proc/self/task``: CUDA names its threads there), open no TCP
 socket, connect to no abstract Unix socket outside its domain and signal no
 process outside it. Each right is asked for only where the kernel's Landlock
 ABI knows it; a kernel without Landlock leaves the namespaces and the seccomp
@@ -55,6 +56,23 @@ def _allow(libc, ruleset: int, path: str, rights: int) -> None:
         os.close(fd)
 
 
+def _allow_own_threads(libc, ruleset: int, handled: int) -> None:
+    """Writes (truncating too) under /proc/self/task: CUDA names each thread it starts
+    through ``/proc/self/task/<tid>/comm``, opened with ``O_TRUNC``; without this CUDA
+    fails with Error 304. Nothing else of /proc becomes writable.
+
+    A rule binds to an inode, and procfs makes a fresh inode whenever a pruned dentry is
+    looked up again: the ``O_PATH`` descriptor is left open, for the process's life, so
+    that the dentry of this very directory, and the rule with it, stay. (Measured: with
+    it closed, a thread started after ``drop_caches`` could not write its ``comm``.)
+    """
+    kept = os.open("/proc/self/task", os.O_PATH | os.O_CLOEXEC)
+    attr = ctypes.create_string_buffer(struct.pack("=Qi", (_WRITE_FILE | _TRUNCATE) & handled,
+                                                   kept), 12)
+    _check(libc.syscall(_ADD_RULE, ruleset, _PATH_BENEATH, attr, 0),
+           "landlock: rule for /proc/self/task")
+
+
 def restrict(workdir: str, devices: str = "/dev") -> bool:
     """Apply the rules above to this process for good; False if the kernel has no Landlock.
 
@@ -71,6 +89,7 @@ def restrict(workdir: str, devices: str = "/dev") -> bool:
         if os.path.isdir(devices):
             device_rights = _READ_FILE | _WRITE_FILE | _READ_DIR | _TRUNCATE | _IOCTL_DEV
             _allow(libc, ruleset, devices, device_rights & handled)
+        _allow_own_threads(libc, ruleset, handled)
         _check(libc.syscall(_RESTRICT_SELF, ruleset, 0), "landlock: restrict self")
     finally:
         os.close(ruleset)

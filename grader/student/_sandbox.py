@@ -8,7 +8,9 @@
   public packages, a private tmpfs as the only writable place, every mount
   locked, never root (as root it becomes ``nobody``), no capability left;
 - resource limits: private memory (``RLIMIT_DATA``, so that CUDA may reserve
-  address space), CPU seconds, file size, open files, threads, no core dumps;
+  address space, counted above what the zygote's libraries hold already), CPU
+  seconds, file size, open files, threads, no core dumps; memory of every kind
+  is watched by the judge (``grader.judge._memory_watch``);
 - ``no_new_privs``, Landlock where the kernel has it (``_landlock``), and a
   libseccomp filter (``_syscalls``).
 Where the kernel refuses the namespaces the grading command stops, unless the
@@ -56,7 +58,7 @@ _JUDGE_PREFIXES = ("CUDA_", "NVIDIA_", "OPENBLAS_", "OMP_", "MKL_", "HYPOTHESIS_
 
 @dataclass(frozen=True)
 class Limits:
-    memory_bytes: int = 4 * 2**30  # private writable memory, not address space
+    memory_bytes: int = 4 * 2**30  # memory the student's code may add to what it starts with
     cpu_seconds: int = 300
     file_bytes: int = 16 * 2**20
     open_files: int = 256
@@ -66,9 +68,19 @@ class Limits:
 DEFAULT_LIMITS = Limits()
 
 
+def _data_in_use() -> int:
+    """This process's private writable address space (what ``RLIMIT_DATA`` counts), in bytes."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmData:"):
+            return int(line.split()[1]) * 1024
+    raise OSError("no VmData in /proc/self/status")
+
+
 def _set_limits(limits: Limits, threads: int) -> None:
+    # The same room on every build: a CUDA build's libraries hold about 1 GiB more.
+    data = _data_in_use() + limits.memory_bytes
     for kind, value in (
-        (resource.RLIMIT_DATA, limits.memory_bytes),
+        (resource.RLIMIT_DATA, data),
         (resource.RLIMIT_CPU, limits.cpu_seconds),
         (resource.RLIMIT_FSIZE, limits.file_bytes),
         (resource.RLIMIT_NOFILE, limits.open_files),

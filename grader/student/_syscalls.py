@@ -3,9 +3,11 @@
 Default allow, with a deny-list of every call that could reach outside the
 process or undo the sandbox (see docs/threat_model.md): namespaces and mounts,
 tracing and other processes' memory, new programs and processes, kernel
-interfaces (io_uring, bpf, perf, keyrings, userfaultfd, modules), shared memory
-that no memory limit counts, and sockets other than Unix ones. Signals go to
-this process only. A call made through a foreign ABI (i386's ``int 0x80`` or
+interfaces (io_uring, bpf, perf, keyrings, userfaultfd, modules), memory a
+process can hold without mapping it (memfd, SysV shared memory: the judge's
+memory watch counts only what is mapped), and sockets other than Unix ones.
+Shared anonymous mappings are allowed: CUDA needs them, and the watch counts
+them. Signals go to this process only. A call made through a foreign ABI (i386's ``int 0x80`` or
 x32 on x86-64, arm32 on aarch64) kills the process: libseccomp builds the
 filter for the native architecture alone, and every other one is a bad arch.
 """
@@ -38,7 +40,7 @@ DENIED = (
     "settimeofday", "clock_settime", "clock_adjtime", "adjtimex", "sethostname",
     "setdomainname", "iopl", "ioperm", "lookup_dcookie", "uselib", "ustat", "sysfs",
     "nfsservctl", "vhangup", "fanotify_init",
-    # memory no RLIMIT_DATA counts
+    # memory held unmapped, which no watch of the process's mappings counts
     "memfd_create", "memfd_secret", "shmget", "msgget", "semget",
     # who we are
     "setuid", "setgid", "setreuid", "setregid", "setresuid", "setresgid", "setgroups",
@@ -48,7 +50,7 @@ _SIGNALS = ("kill", "tkill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo")
 _CLONE_THREAD = 0x00010000
 _CLONE_NAMESPACES = (0x00020000, 0x02000000, 0x04000000, 0x08000000, 0x10000000,
                      0x20000000, 0x40000000)  # NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER,...
-_MAP_SHARED, _MAP_ANONYMOUS, _AF_UNIX = 0x01, 0x20, 1
+_AF_UNIX = 1
 _PERSONALITY_QUERY = 0xFFFFFFFF
 
 
@@ -69,8 +71,6 @@ def _rules(filter_, own_pid: int) -> None:
         _deny(filter_, "clone", seccomp.Arg(0, seccomp.MASKED_EQ, flag, flag))
     for name in _SIGNALS:
         _deny(filter_, name, seccomp.Arg(0, seccomp.NE, own_pid))
-    shared_anonymous = _MAP_SHARED | _MAP_ANONYMOUS
-    _deny(filter_, "mmap", seccomp.Arg(3, seccomp.MASKED_EQ, shared_anonymous, shared_anonymous))
     _deny(filter_, "socket", seccomp.Arg(0, seccomp.NE, _AF_UNIX))
     _deny(filter_, "socketpair", seccomp.Arg(0, seccomp.NE, _AF_UNIX))
     # Only asking: a new personality could make every readable page executable.

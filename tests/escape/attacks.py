@@ -11,7 +11,7 @@ secret). Every attempt works when run without the sandbox, as the same user
 
 import textwrap
 
-__all__ = ["ATTACKS", "KILLED", "attack_cell", "attempt_cell"]
+__all__ = ["ATTACKS", "KILLED", "OVER_MEMORY", "attack_cell", "attempt_cell"]
 
 _PRELUDE = """
 import ctypes, os, signal, socket, subprocess, mmap
@@ -142,9 +142,10 @@ status = open('/proc/self/status').read()
 sets = [line.split()[1] for line in status.splitlines() if line.startswith('Cap')]
 return [s for s in sets if int(s, 16)]
 """,
-    "maps shared memory no limit counts": """
-chunk = mmap.mmap(-1, 1 << 30, flags=mmap.MAP_SHARED)
-chunk[:: 4096] = b'x' * (1 << 18)
+    # Allowed (CUDA needs it) but counted: the judge stops the process past its limit.
+    "touches 6 GiB of shared memory": """
+chunk = mmap.mmap(-1, 6 << 30, flags=mmap.MAP_SHARED)
+chunk[:: 4096] = b'x' * (6 << 18)
 return True
 """,
     "allocates 6 GiB": "return bytearray(6 * 2**30)",
@@ -197,6 +198,8 @@ return ctypes.CFUNCTYPE(ctypes.c_int)(ctypes.addressof(ctypes.c_char.from_buffer
 
 # Refused by killing the process (on x86-64), not with an error.
 KILLED = {"calls the kernel through the i386 ABI", "calls the kernel through the x32 ABI"}
+# Attempts whose process the judge's memory watch stops (on every architecture).
+OVER_MEMORY = {"touches 6 GiB of shared memory"}
 
 
 def attack_cell(name: str, targets: dict) -> str:
