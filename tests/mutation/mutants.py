@@ -199,6 +199,13 @@ MUTANTS = [
          "test_every_path_holding_an_answer_is_closed_and_what_students_run_is_not",),
     ),
     Mutant(
+        "a deep dive leans on an import another deep dive made",
+        "course/06_pitfalls.ipynb",
+        (('    "import weakref\\n",\n    "\\n",\n    "\\n",\n    "def graph_size(t):\\n",',
+          '    "\\n",\n    "\\n",\n    "def graph_size(t):\\n",'),),
+        ("tests/test_deep_dives_alone.py",),
+    ),
+    Mutant(
         "zip_collect extracts a symbolic link member",
         "grader/collect/_zip_extract.py",
         (('    if kind == stat.S_IFLNK:\n        return "a symbolic link"\n',
