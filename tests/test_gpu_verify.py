@@ -126,3 +126,27 @@ def test_without_cuda_no_gpu_trace_is_recorded(gpu_verify, tmp_path, monkeypatch
     monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
     assert gpu_verify.record_gpu_trace(tmp_path / "gpu_trace.json") == (None, True)
     assert not (tmp_path / "gpu_trace.json").exists()
+
+
+# --- no GPU-only check skipped in silence (simulated: CUDA said present) ------------
+
+
+def test_on_a_gpu_a_gpu_only_check_that_did_not_run_in_the_judge_fails_the_run(
+        gpu_verify, monkeypatch, capsys):
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "get_device_name", lambda index=0: "a simulated GPU")
+    ran = [{"check": "test_cuda_pack", "passed": True, "detail": ""},
+           {"check": "test_pack", "passed": True, "detail": ""}]
+    verdict = {"exercises": {"pack": {"checks": ran}}}
+    monkeypatch.setattr(gpu_verify, "judge_verdict", lambda allow_local: (verdict, "judge"))
+    monkeypatch.setattr(gpu_verify, "check_lesson", lambda any_torch: {
+        "problems": [], "matched": 1, "checked": 1, "unchecked": 0, "path_only": 0,
+        "path": "cuda"})
+    monkeypatch.setattr(gpu_verify, "record_gpu_trace", lambda: ("GPU trace: recorded", True))
+    assert gpu_verify.main([]) == 1
+    printed = capsys.readouterr().out.splitlines()
+    missing = sorted(gpu_verify.gpu_only_checks() - {"test_cuda_pack"})
+    assert "CUDA is here, but GPU-only checks did not run in the judge: " + " ".join(missing) \
+        in printed
+    assert f"HIDDEN CHECK FAILED: {missing[0]}: did not run in the judge" in printed
+    assert printed[-1].endswith(": FAILED") and "(judge; GPU-only 1/" in printed[-1]

@@ -20,6 +20,7 @@ import pytest
 from grader import _notebook
 from grader._course import speed_pieces_off
 from grader.judge import _judge_server
+from grader.judge._cuda_probe import require_student_cuda
 from grader.judge._plugin import Grading
 from grader.judge._remote import configured_student
 from grader.judge._replay import ExampleReplay
@@ -43,6 +44,7 @@ def run_judge(notebook: Path, assignment: str, checks: Path | None = None) -> di
     ``checks`` overrides the hidden check file (the grader's own tests use it).
     """
     _sandbox.require()
+    require_student_cuda()  # with CUDA here, GPU checks run, or grading stops saying why
     path = Path(checks) if checks else hidden_checks_path(assignment)
     if not path.exists():
         raise FileNotFoundError(f"no hidden checks for assignment {assignment!r} at {path}")

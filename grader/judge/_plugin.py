@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, Phase, settings
 
 from grader import _notebook
 from grader.checks._registry import registered
+from grader.checks.devices._oracle import CudaUnavailable
 from grader.judge import _remote
 from grader.judge._describe import describe_failure
 
@@ -102,14 +103,13 @@ class Grading:
     def pytest_runtest_makereport(self, item, call):
         report = (yield).get_result()
         entry = self.checks.get(item.nodeid)
-        if entry is not None and report.skipped:
+        if entry is not None and report.skipped and not _cuda_lost_by_student(call):
             # A check that cannot run here (a GPU check without a GPU) does not count.
             entry["skipped"] = True
         if entry is None or (report.when != "call" and not report.failed):
             return
         entry["passed"] = report.passed
-        entry["detail"] = "" if report.passed else describe_failure(
-            call.excinfo.value, item.fixturenames)
+        entry["detail"] = "" if report.passed else _detail(call, item.fixturenames)
         if not report.passed:  # what the student answered last: the failing input's answer
             self.failing_calls.setdefault(entry["exercise"], []).append(_remote.last_call)
 
@@ -130,6 +130,23 @@ class Grading:
             record["passed"] += entry["passed"]
             record["checks"].append(entry)
         return exercises
+
+
+def _detail(call, fixtures) -> str:
+    if _cuda_lost_by_student(call):
+        return f"your code: {call.excinfo.value.__context__}"[:300]
+    return describe_failure(call.excinfo.value, fixtures)
+
+
+def _cuda_lost_by_student(call) -> bool:
+    """A GPU check skipped because the student's process had no CUDA, where the judge has
+    it: the judge started it in a process just as confined (``_cuda_probe``), so the
+    student's code lost it, and the check fails."""
+    if call.excinfo is None or not isinstance(call.excinfo.value.__context__, CudaUnavailable):
+        return False
+    import torch
+
+    return torch.cuda.is_available()
 
 
 def student_code_cells(request) -> list[str]:
