@@ -287,4 +287,41 @@ MUTANTS = [
           '                         for name in ()}}  # MUTANT'),),
         ("tests/test_page_payloads.py::test_nothing_a_student_wrote_runs_in_their_feedback_page",),
     ),
+    Mutant(
+        "the old seccomp rule on shared anonymous mmap is back (CUDA: out of memory)",
+        "grader/student/_syscalls.py",
+        (('    _deny(filter_, "socket", seccomp.Arg(0, seccomp.NE, _AF_UNIX))\n',
+          '    _deny(filter_, "mmap", seccomp.Arg(3, seccomp.MASKED_EQ, 0x21, 0x21))  # MUTANT\n'
+          '    _deny(filter_, "socket", seccomp.Arg(0, seccomp.NE, _AF_UNIX))\n'),),
+        ("tests/test_memory_bound.py::test_what_cuda_needs_is_allowed_in_the_students_process",),
+    ),
+    Mutant(
+        "no Landlock rule for the student's own /proc/self/task (CUDA: Error 304)",
+        "grader/student/_landlock.py",
+        (("        _allow_own_threads(libc, ruleset, handled)\n", "        pass  # MUTANT\n"),),
+        ("tests/test_memory_bound.py::test_what_cuda_needs_is_allowed_in_the_students_process",),
+    ),
+    Mutant(
+        "the judge's memory watch is off",
+        "grader/judge/_memory_watch.py",
+        (("                if mapped_bytes(pid) > self._budget:",
+          "                if False:  # MUTANT"),),
+        ("tests/test_memory_bound.py::"
+         "test_6_gib_of_memory_no_rlimit_counts_costs_only_its_cell[shared anonymous]",),
+    ),
+    Mutant(
+        "a judge with CUDA grades although the student's process cannot start it",
+        "grader/judge/_judge.py",
+        (("    require_student_cuda()  # with CUDA here", "    # MUTANT  # with CUDA here"),),
+        ("tests/test_no_silent_gpu_skip.py::"
+         "test_grading_stops_where_the_judge_has_cuda_and_the_students_process_cannot",),
+    ),
+    Mutant(
+        "a GPU check is skipped when the student's code broke CUDA in its process",
+        "grader/judge/_plugin.py",
+        (("        if entry is not None and report.skipped and not _cuda_lost_by_student(call):",
+          "        if entry is not None and report.skipped:  # MUTANT"),),
+        ("tests/test_no_silent_gpu_skip.py::"
+         "test_once_the_probe_started_cuda_a_student_without_it_fails_its_gpu_checks",),
+    ),
 ]
