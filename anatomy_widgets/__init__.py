@@ -11,8 +11,9 @@ matplotlib figure: host ops, CUDA runtime calls, device kernels and copies, one 
 each, coloured by ``record_function`` scene, titled with where it was recorded.
 
 ``say(template, **values)`` prints a lesson's conclusion, and ``words`` returns one, in
-the kernel's language (``_language``: English, or Chinese in a ``zh-CN`` folder). The
-lessons use these six names; nothing else is public.
+the kernel's language (``_language``: English, or Chinese in a ``zh-CN`` folder).
+``gpu_printed(cell_id, device)`` shows, on the CPU path, what a chapter 4 cell printed on
+a real GPU (``_gpu_outputs``). The lessons use these seven names; nothing else is public.
 
 A widget is imported when first named: ``import anatomy_widgets._language`` (the public
 checks translate their messages with it) loads no ipywidgets (0.5 s measured here).
@@ -20,9 +21,11 @@ checks translate their messages with it) loads no ipywidgets (0.5 s measured her
 
 from importlib import import_module
 
+from ._gpu_outputs import gpu_printed
 from ._language import say, words
 
-__all__ = ["MemoryLayout", "Broadcast", "AutogradGraph", "profiler_timeline", "say", "words"]
+__all__ = ["MemoryLayout", "Broadcast", "AutogradGraph", "profiler_timeline", "say", "words",
+           "gpu_printed"]
 
 _WHERE = {"MemoryLayout": "_memory_widget", "Broadcast": "_broadcast_widget",
           "AutogradGraph": "_autograd_widget", "profiler_timeline": "_timeline_figure"}

@@ -1,6 +1,6 @@
 """Chapter 4 (devices) on whatever this machine has: the lesson, then the hidden checks.
 
-    python tests/gpu_verify.py [--any-torch] [--allow-local]
+    python tests/gpu_verify.py [--any-torch] [--allow-local] [--record-outputs]
 
 1. Runs the code cells of ``course/04_devices.ipynb`` in this process (no Jupyter
    needed), in the lesson's folder as a Jupyter kernel would (its timeline cell reads
@@ -26,6 +26,10 @@
    ``course/traces/gpu_trace.json``. **Commit that file**, then re-execute the lesson:
    its timeline cell then draws the GPU trace instead of the CPU one (and says so).
    Without CUDA nothing is recorded, and the CPU trace stays the one shown.
+   With ``--record-outputs`` (and CUDA) it also runs the Chinese lesson and writes what
+   each path-dependent cell printed, in both languages, with its code's hash, into
+   ``course/traces/gpu_outputs.json`` (``tests/gpu_record.py``): commit it too. A
+   CPU-only reader's lesson shows it (``anatomy_widgets.gpu_printed``).
 4. Prints what it found; the last line starts with ``GPU verify:``. Exit 0 only if
    every compared cell matched, every cell ran, every hidden check that ran passed,
    and, with CUDA, the GPU trace was written.
@@ -145,7 +149,8 @@ def check_lesson(any_torch: bool, lesson: Path = LESSON) -> dict:
     rules, namespace = sanitizers(), {"__name__": "__main__", "display": print}
     cells = [c for c in json.loads(lesson.read_text(encoding="utf-8"))["cells"]
              if c["cell_type"] == "code"]
-    report = {"checked": 0, "matched": 0, "unchecked": 0, "path_only": 0, "problems": []}
+    report = {"checked": 0, "matched": 0, "unchecked": 0, "path_only": 0, "problems": [],
+              "printed": {}}  # what each path-only cell printed, by id (--record-outputs)
     for number, cell in enumerate(cells, 1):
         source = _source(cell)
         with contextlib.chdir(lesson.parent):  # a kernel's folder is its notebook's
@@ -154,6 +159,8 @@ def check_lesson(any_torch: bool, lesson: Path = LESSON) -> dict:
         path_only = not ignored and differs_by_path(source) and _path(namespace) != "cpu"
         checked = not ignored and not path_only
         report["checked" if checked else "path_only" if path_only else "unchecked"] += 1
+        if path_only and not error:
+            report["printed"][cell["id"]] = printed
         first_line = _label(source)
         if error:
             report["problems"].append(f"code cell {number} ({first_line}) raised {error}")
@@ -263,6 +270,21 @@ def record_gpu_trace(out: Path = GPU_TRACE) -> tuple[str | None, bool]:
             f"re-execute {LESSON.relative_to(ROOT)}"), True
 
 
+def record_outputs(english: dict, any_torch: bool) -> str:
+    """``--record-outputs``: the Chinese lesson run too, then what both printed on this
+    GPU's path written by ``tests/gpu_record.py``; the line to print about it."""
+    import gpu_record
+
+    chinese = check_lesson(any_torch, LESSON.parent / "zh-CN" / LESSON.name)
+    for problem in chinese["problems"]:
+        print(f"LESSON (zh-CN): {problem}")
+    cells = [c for c in json.loads(LESSON.read_text(encoding="utf-8"))["cells"]
+             if c["cell_type"] == "code" and differs_by_path(_source(c))]
+    return gpu_record.from_gpu_runs({"en": english, "zh-CN": chinese},
+                                    [c["id"] for c in cells], torch.cuda.get_device_name(0),
+                                    torch.__version__)
+
+
 # --- 4. the verdict ---------------------------------------------------------------------
 
 
@@ -296,6 +318,9 @@ def main(argv=None) -> int:
                         help="do not compare the version-stamp cell (torch is not 2.13.0)")
     parser.add_argument("--allow-local", action="store_true",
                         help="if the judge cannot start, run the hidden checks in this process")
+    parser.add_argument("--record-outputs", action="store_true",
+                        help="with CUDA, record what the path-dependent cells printed, in each "
+                             "language, into course/traces/gpu_outputs.json (commit it)")
     options = parser.parse_args(argv)
     lesson = check_lesson(options.any_torch)
     for problem in lesson["problems"]:
@@ -304,6 +329,8 @@ def main(argv=None) -> int:
     for failure in hidden["failures"]:
         print(f"HIDDEN CHECK FAILED: {failure}")
     trace, traced = record_gpu_trace()
+    if options.record_outputs and torch.cuda.is_available() and lesson["path"] == "cuda":
+        trace = "\n".join(filter(None, [trace, record_outputs(lesson, options.any_torch)]))
     if trace:
         print(trace)
     line, ok = summary(lesson, hidden, traced)
