@@ -324,4 +324,12 @@ MUTANTS = [
         ("tests/test_no_silent_gpu_skip.py::"
          "test_once_the_probe_started_cuda_a_student_without_it_fails_its_gpu_checks",),
     ),
+    Mutant(
+        "a cell's code changes and its GPU recording is still shown",
+        "course/04_devices.ipynb",
+        (("torch.tensor([1], device=DEVICE) // torch.tensor([0], device=DEVICE)",
+          "torch.tensor([1], device=DEVICE) % torch.tensor([0], device=DEVICE)"),),
+        ("tests/test_gpu_outputs.py::"
+         "test_every_recorded_output_was_printed_by_its_cells_current_code",),
+    ),
 ]
