@@ -160,7 +160,7 @@ def check_lesson(any_torch: bool, lesson: Path = LESSON) -> dict:
         checked = not ignored and not path_only
         report["checked" if checked else "path_only" if path_only else "unchecked"] += 1
         if path_only and not error:
-            report["printed"][cell["id"]] = printed
+            report["printed"][cell.get("id", f"code cell {number}")] = printed
         first_line = _label(source)
         if error:
             report["problems"].append(f"code cell {number} ({first_line}) raised {error}")
