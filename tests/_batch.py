@@ -28,6 +28,27 @@ def write_submissions(instructor, assignment: str = ASSIGNMENT) -> None:
         (folder / release.name).write_text(json.dumps(notebook), encoding="utf-8")
 
 
+def blank_stub(assignment: str = ASSIGNMENT) -> dict:
+    """The released notebook of ``assignment`` with no answer filled in."""
+    return synthetic_submission(load_notebook(COURSE.release_notebook(assignment)),
+                                load_notebook(COURSE.source_notebook(assignment)), 0.0)
+
+
+def file_and_grade(instructor, notebooks: dict[str, dict],
+                   assignment: str = ASSIGNMENT) -> subprocess.CompletedProcess:
+    """Each student's notebook filed in ``instructor/submitted/``, then one serial
+    ``grader.cli grade`` over them (a gradebook of its own: no ``$TENSOR_ANATOMY_DB_URL``)."""
+    name = COURSE.release_notebook(assignment).name
+    for student, notebook in notebooks.items():
+        folder = instructor / "submitted" / student / assignment
+        folder.mkdir(parents=True)
+        (folder / name).write_text(json.dumps(notebook), encoding="utf-8")
+    env = {**os.environ, "TENSOR_ANATOMY_INSTRUCTOR_DIR": str(instructor)}
+    env.pop("TENSOR_ANATOMY_DB_URL", None)
+    return subprocess.run([sys.executable, "-m", "grader.cli", "grade", assignment, "--jobs", "1"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
+
+
 def start_grading(instructor, *options: str) -> subprocess.Popen:
     env = {**os.environ, "TENSOR_ANATOMY_INSTRUCTOR_DIR": str(instructor)}
     with open(instructor / "grading.log", "a", encoding="utf-8") as log:

@@ -2,16 +2,12 @@
 is graded, a refused one costing only its submission with one line; look-alikes flagged; every
 id the grading command prints shown through ``terminal_safe``."""
 
-import json
-import os
-import subprocess
-import sys
 
 import pytest
-from conftest import ASSIGNMENTS, COURSE, ROOT, load_notebook
+from _batch import blank_stub, file_and_grade
+from conftest import ASSIGNMENTS
 
 from grader.batch import _gradebook
-from grader.batch._demo import synthetic_submission
 
 ASSIGNMENT = ASSIGNMENTS[0]
 ERASER = "\x1b[1A\x1b[2Kmallory"  # up a line, erase it: a row of the summary gone
@@ -23,17 +19,7 @@ REFUSED = {" amy": "starts or ends with a space", ERASER: "control or invisible"
 def graded(tmp_path_factory):
     """One serial grading run of blank stubs (the cheapest to judge), filed under each id."""
     instructor = tmp_path_factory.mktemp("instructor")
-    release = COURSE.release_notebook(ASSIGNMENT)
-    stub = synthetic_submission(load_notebook(release),
-                                load_notebook(COURSE.source_notebook(ASSIGNMENT)), 0.0)
-    for student in (*GRADED, *REFUSED):
-        folder = instructor / "submitted" / student / ASSIGNMENT
-        folder.mkdir(parents=True)
-        (folder / release.name).write_text(json.dumps(stub), encoding="utf-8")
-    env = {**os.environ, "TENSOR_ANATOMY_INSTRUCTOR_DIR": str(instructor)}
-    env.pop("TENSOR_ANATOMY_DB_URL", None)
-    done = subprocess.run([sys.executable, "-m", "grader.cli", "grade", ASSIGNMENT, "--jobs", "1"],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
+    done = file_and_grade(instructor, dict.fromkeys((*GRADED, *REFUSED), blank_stub()))
     return instructor, done
 
 

@@ -10,21 +10,19 @@ formgrader's pages: nothing ran, no dialog, no request to ``/api/``.
 """
 
 import json
-import os
-import subprocess
-import sys
 import urllib.request
 
 import pytest
+from _batch import blank_stub, file_and_grade
 from conftest import ASSIGNMENTS, COURSE, ROOT, load_notebook
-from lab.running import CHROMIUM, CHROMIUM_ARGS, Lab, offline_page
+from lab.running import CHROMIUM, Lab, chromium, offline_page
 
-from grader.batch._demo import synthetic_submission
 from grader.bridge._sanitize_html import DATA_BUDGET
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian chromium not installed")
 
 ASSIGNMENT = ASSIGNMENTS[0]
+NOTEBOOK = COURSE.release_notebook(ASSIGNMENT).stem
 STUDENT = "mallory"  # a plain id: ids with markup are refused before grading (_student_ids)
 BIG_IMAGE = "data:image/png;base64," + "A" * (5 * 1024 * 1024)
 
@@ -55,24 +53,16 @@ def graded(tmp_path_factory):
     """One grading run of a blank stub holding the payloads; the roster's names added after
     (as ``nbgrader db student import`` or the formgrader would, at any time)."""
     instructor = tmp_path_factory.mktemp("instructor")
-    release = COURSE.release_notebook(ASSIGNMENT)
-    stub = synthetic_submission(load_notebook(release),
-                                load_notebook(COURSE.source_notebook(ASSIGNMENT)), 0.0)
+    stub = blank_stub()
     stub["cells"].append({"cell_type": "markdown", "metadata": {}, "source": PAYLOADS})
-    folder = instructor / "submitted" / STUDENT / ASSIGNMENT
-    folder.mkdir(parents=True)
-    (folder / release.name).write_text(json.dumps(stub), encoding="utf-8")
-    env = {**os.environ, "TENSOR_ANATOMY_INSTRUCTOR_DIR": str(instructor)}
-    env.pop("TENSOR_ANATOMY_DB_URL", None)
-    done = subprocess.run([sys.executable, "-m", "grader.cli", "grade", ASSIGNMENT, "--jobs", "1"],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
+    done = file_and_grade(instructor, {STUDENT: stub})
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     from nbgrader.api import Gradebook
 
     with Gradebook(f"sqlite:///{instructor / 'gradebook.db'}") as gradebook:
         gradebook.update_or_create_student(STUDENT, **NAMES)
-        submission = gradebook.find_submission_notebook(release.stem, ASSIGNMENT, STUDENT).id
-    return instructor, release.stem, submission
+        submission = gradebook.find_submission_notebook(NOTEBOOK, ASSIGNMENT, STUDENT).id
+    return instructor, NOTEBOOK, submission
 
 
 @pytest.fixture(scope="module")
@@ -87,14 +77,8 @@ def server(graded, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser(server):
-    from playwright import sync_api
-
-    with sync_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+    with chromium() as launched:
+        yield launched
 
 
 def _visit(browser, server: Lab, path: str, body: str | None = None) -> dict:

@@ -18,7 +18,7 @@ import urllib.request
 import uuid
 from pathlib import Path
 
-__all__ = ["CHROMIUM", "CHROMIUM_ARGS", "Lab", "offline_page", "run_all_until",
+__all__ = ["CHROMIUM", "CHROMIUM_ARGS", "Lab", "chromium", "offline_page", "run_all_until",
            "wait_for_idle_kernel"]
 
 CHROMIUM_CANDIDATES = ["/usr/lib/chromium/chromium", "/usr/bin/chromium"]
@@ -152,6 +152,19 @@ def wait_for_idle_kernel(page, lab: Lab, notebook: str, seconds: float = 60) -> 
             return
         page.wait_for_timeout(300)  # not time.sleep: the page must keep running meanwhile
     raise TimeoutError(f"{notebook}: no idle kernel in {seconds:g} s")
+
+
+@contextlib.contextmanager
+def chromium():
+    """Debian's Chromium, launched by Playwright, closed on leaving."""
+    from playwright import sync_api
+
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
 
 
 def offline_page(browser, timeout_ms: int = 60_000, **options):
