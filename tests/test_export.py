@@ -105,8 +105,9 @@ def test_moodle_file_matches_students_by_username(exported):
 
 def test_wide_file_has_a_row_per_student_and_a_column_per_exercise(exported):
     header, *rows = _rows(exported / "grades_wide.csv")
-    assert header == ["student_id", "first_name", "last_name", "email", "a1:x", "a1:y", "a1",
-                      "a1:late", "a2:z", "a2", "a2:late", "total", "max"]
+    assert header == ["student_id", "first_name", "last_name", "email", "a1:x", "a1:y",
+                      "a1:raw", "a1", "a1:late", "a1:late_days", "a2:z", "a2:raw", "a2",
+                      "a2:late", "a2:late_days", "raw_total", "total", "max"]
     by_id = {row[0]: dict(zip(header, row)) for row in rows}
     assert len(rows) == len(CLASS)
     assert by_id["ada"]["a1:x"] == "2" and by_id["ada"]["a1:late"] == "on time"
