@@ -1,8 +1,10 @@
 """Run a command under a seccomp filter like Docker's default profile, for namespaces.
 
-Docker's default profile (and a Kubernetes pod's ``RuntimeDefault``) refuses
-``unshare`` and ``setns`` and a ``clone`` that asks for a new namespace, with
-EPERM, and answers ENOSYS to ``clone3``, whose flags a filter cannot read.
+Docker's default profile (and a Kubernetes pod's ``RuntimeDefault``) refuses,
+with EPERM, ``setns`` and an ``unshare`` or ``clone`` that asks for any new
+namespace but a user namespace alone (unless the container has
+CAP_SYS_ADMIN), and answers ENOSYS to ``clone3``, whose flags a filter cannot
+read. The sandbox asks for its namespaces in one call, so it is refused.
 Everything else is allowed here: the test is about the sandbox's namespaces,
 not the rest of the profile. Usage::
 
@@ -19,21 +21,21 @@ import sys
 
 import pyseccomp as seccomp
 
-# NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET, NEWTIME
-NAMESPACE_FLAGS = (0x00020000, 0x02000000, 0x04000000, 0x08000000, 0x10000000,
-                   0x20000000, 0x40000000, 0x00000080)
+# NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWPID, NEWNET, NEWTIME: not NEWUSER (0x10000000)
+REFUSED_FLAGS = (0x00020000, 0x02000000, 0x04000000, 0x08000000, 0x20000000, 0x40000000,
+                 0x00000080)
 
 
 def install() -> None:
     """Refuse, in this process and all it starts, what Docker refuses of namespaces."""
     filter_ = seccomp.SyscallFilter(seccomp.ALLOW)
-    for name in ("unshare", "setns"):
-        filter_.add_rule(seccomp.ERRNO(errno.EPERM), name)
+    filter_.add_rule(seccomp.ERRNO(errno.EPERM), "setns")
     # glibc's fork and threads fall back to clone when clone3 "does not exist".
     filter_.add_rule(seccomp.ERRNO(errno.ENOSYS), "clone3")
-    for flag in NAMESPACE_FLAGS:  # rules on one call are OR'ed: any namespace flag refuses
-        filter_.add_rule(seccomp.ERRNO(errno.EPERM), "clone",
-                         seccomp.Arg(0, seccomp.MASKED_EQ, flag, flag))
+    for name in ("unshare", "clone"):
+        for flag in REFUSED_FLAGS:  # rules on one call are OR'ed: any such flag refuses
+            filter_.add_rule(seccomp.ERRNO(errno.EPERM), name,
+                             seccomp.Arg(0, seccomp.MASKED_EQ, flag, flag))
     filter_.load()
 
 
