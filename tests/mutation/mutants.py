@@ -332,4 +332,32 @@ MUTANTS = [
         ("tests/test_gpu_outputs.py::"
          "test_every_recorded_output_was_printed_by_its_cells_current_code",),
     ),
+    Mutant(
+        "late days spent in name order, not due-date order",
+        "grader/batch/_late_policy.py",
+        (("    return sorted(due, key=lambda name: (due[name] is None,",
+          "    return sorted(due, key=lambda name: (False,  # MUTANT"),),
+        ("tests/test_late_policy.py::"
+         "test_a_sample_class_spends_late_days_in_due_order_then_pays_per_day",),
+    ),
+    Mutant(
+        "the late-day budget overspent, the penalty uncapped",
+        "grader/batch/_late_policy.py",
+        (("            spent = 0 if refused else min(late, left)",
+          "            spent = 0 if refused else late  # MUTANT"),
+         ("    return min(policy.max_penalty, policy.penalty_per_day * charged)",
+          "    return policy.penalty_per_day * charged  # MUTANT"),
+         ("max(0.0, hand_in.raw * (1 - penalty))", "hand_in.raw * (1 - penalty)")),
+        ("tests/test_late_policy.py::"
+         "test_the_penalised_score_stays_between_0_and_the_raw_and_no_budget_is_overspent",),
+    ),
+    Mutant(
+        "Canvas and Moodle get the raw score, the late policy ignored",
+        "grader/batch/_export.py",
+        (("    return [_number(_penalised(book.grades.get((student, n)))) for n in names]",
+          "    return [_number((book.grades.get((student, n)) or {}).get('total'))"
+          " for n in names]  # MUTANT"),),
+        ("tests/test_late_policy.py::"
+         "test_the_exports_keep_the_raw_score_beside_the_penalised_one",),
+    ),
 ]
