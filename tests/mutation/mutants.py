@@ -360,4 +360,12 @@ MUTANTS = [
         ("tests/test_late_policy.py::"
          "test_the_exports_keep_the_raw_score_beside_the_penalised_one",),
     ),
+    Mutant(
+        "the namespaces probe says yes without trying: a container grades unconfined",
+        "grader/student/_namespaces.py",
+        (('    return "" if answer == "ok" else answer',
+          '    return ""  # MUTANT'),),
+        ("tests/test_no_namespaces.py::"
+         "test_grading_in_a_container_stops_saying_what_was_refused_and_the_remedies",),
+    ),
 ]
