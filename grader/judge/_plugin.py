@@ -15,7 +15,6 @@ from hypothesis import HealthCheck, Phase, settings
 
 from grader import _notebook
 from grader.checks._registry import registered
-from grader.checks.devices._oracle import CudaUnavailable
 from grader.judge import _remote
 from grader.judge._describe import describe_failure
 
@@ -142,6 +141,10 @@ def _cuda_lost_by_student(call) -> bool:
     """A GPU check skipped because the student's process had no CUDA, where the judge has
     it: the judge started it in a process just as confined (``_cuda_probe``), so the
     student's code lost it, and the check fails."""
+    # Imported here, not above: the judge's modules at fork are the student's memory, and
+    # an oracle module must never be there (tests/test_reachable.py).
+    from grader.checks.devices._oracle import CudaUnavailable
+
     if call.excinfo is None or not isinstance(call.excinfo.value.__context__, CudaUnavailable):
         return False
     import torch
