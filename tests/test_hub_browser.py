@@ -35,6 +35,7 @@ from conftest import COURSE, ROOT, load_notebook
 from escape.users import reachable_by_others
 from hub.kernel import run_in_kernel
 from hub.running import Hub, os_user, proxy_missing
+from lab.running import CHROMIUM, chromium
 
 from grader import edition
 from grader.batch import _gradebook
@@ -48,20 +49,10 @@ INSTRUCTOR = "hub-teach"  # an OS user too, in the hub's group "instructors"
 INSTRUCTORS_GROUP = "hub-instructors"  # the OS group deploy/README.md has root make for them
 STUDENT_FOLDER = "tensor-anatomy-student"  # deploy/jupyterhub_config.py clones it there
 ARTIFACTS = ROOT / "tests" / "artifacts" / "hub"
-CHROMIUM_CANDIDATES = ["/usr/lib/chromium/chromium", "/usr/bin/chromium"]
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run"]
 TIMEOUT_MS = 60_000
 SPAWN_TIMEOUT_MS = 120_000  # login, first clone, JupyterLab's start and first page load
 
 
-def _chromium() -> str | None:
-    found = [p for p in CHROMIUM_CANDIDATES if os.access(p, os.X_OK)]
-    return found[0] if found else shutil.which("chromium")
-
-
-CHROMIUM = _chromium()
 pytestmark = [
     pytest.mark.skipif(os.geteuid() != 0, reason="makes OS users and runs a hub: needs root"),
     pytest.mark.skipif(CHROMIUM is None,
@@ -170,12 +161,8 @@ def _closed_to_students(room: Room) -> list:
 
 @pytest.fixture(scope="module")
 def browser(room):
-    with sync_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+    with chromium() as launched:
+        yield launched
 
 
 def _new_page(browser):
