@@ -4,6 +4,7 @@ student edition) fetch and submit it, the instructor collects and grades (the on
 submitted after the due date marked late) and releases feedback, and each student
 fetches their own."""
 
+import contextlib
 import csv
 import datetime
 import json
@@ -83,24 +84,32 @@ class Class:
         path.write_text(json.dumps(worked), encoding="utf-8")
 
 
-@pytest.fixture(scope="module")
-def course_run():
-    top = Path(tempfile.mkdtemp(prefix="tensor-anatomy-exchange-"))  # not under a 0700 folder
+@contextlib.contextmanager
+def class_in_a_folder(make_room, prefix: str):
+    """A room made by ``make_room(top)`` in a new folder others may enter, its settings in
+    this process's environment and the course reachable by its users; all removed after."""
+    top = Path(tempfile.mkdtemp(prefix=prefix))  # not under a 0700 folder
     top.chmod(0o755)
-    room = Class(top)
+    room = make_room(top)
     try:
         with pytest.MonkeyPatch.context() as patch, \
                 reachable_by_others([Path(sys.executable).resolve(), Path(sys.prefix), ROOT]):
             for name, value in room.env.items():
                 patch.setenv(name, value)
-            built = top / "edition"
-            edition.build(COURSE, built)  # with this class's exchange as its default
-            room.give_edition(built)
-            steps = _hand_in(room)
-            _log(steps)
-            yield room, steps
+            yield room
     finally:
         shutil.rmtree(top, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def course_run():
+    with class_in_a_folder(Class, "tensor-anatomy-exchange-") as room:
+        built = room.top / "edition"
+        edition.build(COURSE, built)  # with this class's exchange as its default
+        room.give_edition(built)
+        steps = _hand_in(room)
+        _log(steps)
+        yield room, steps
 
 
 def _hand_in(room: Class) -> dict:

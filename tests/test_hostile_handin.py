@@ -11,16 +11,13 @@ import resource
 import shutil
 import stat
 import subprocess
-import sys
-import tempfile
 from pathlib import Path
 
 import pytest
 from conftest import ASSIGNMENTS, COURSE, ROOT
-from escape.users import reachable_by_others
 from escape.users import unprivileged_user as _user
 from nbgrader.utils import parse_utc
-from test_exchange import COURSE_ID, Class, _nbgrader, _run
+from test_exchange import COURSE_ID, Class, _nbgrader, _run, class_in_a_folder
 
 from grader.collect._inbound import changed_at
 
@@ -179,32 +176,23 @@ def _feedback(room: HostileClass) -> dict[str, list[Path]]:
 
 @pytest.fixture(scope="module")
 def handed_in():
-    top = Path(tempfile.mkdtemp(prefix="tensor-anatomy-hostile-"))  # not under a 0700 folder
-    top.chmod(0o755)
-    room = HostileClass(top)
-    try:
-        with pytest.MonkeyPatch.context() as patch, \
-                reachable_by_others([Path(sys.executable).resolve(), Path(sys.prefix), ROOT]):
-            for name, value in room.env.items():
-                patch.setenv(name, value)
-            _run(_nbgrader("release_assignment", ASSIGNMENT, "--force"), ROOT, room.env)
-            for user in HONEST:
-                room.submit(user)
-            _forge_under_a_classmates_name(room)
-            for user, (attack, _) in REFUSED.items():
-                folder = room.hand_made(user)
-                attack(folder, room)
-                _give(folder, user)
-            _link_the_folder_itself(room)
-            room.hand_made("=cmd")  # an id a spreadsheet would run
-            _odd_but_harmless(room)
-            collected = _collect(room)
-            (ROOT / "tests" / "artifacts").mkdir(exist_ok=True)  # for the record
-            (ROOT / "tests" / "artifacts" / "hostile_hand_in.log").write_text(
-                collected.stdout + collected.stderr, encoding="utf-8")
-            yield room, collected, _feedback(room)
-    finally:
-        shutil.rmtree(top, ignore_errors=True)
+    with class_in_a_folder(HostileClass, "tensor-anatomy-hostile-") as room:
+        _run(_nbgrader("release_assignment", ASSIGNMENT, "--force"), ROOT, room.env)
+        for user in HONEST:
+            room.submit(user)
+        _forge_under_a_classmates_name(room)
+        for user, (attack, _) in REFUSED.items():
+            folder = room.hand_made(user)
+            attack(folder, room)
+            _give(folder, user)
+        _link_the_folder_itself(room)
+        room.hand_made("=cmd")  # an id a spreadsheet would run
+        _odd_but_harmless(room)
+        collected = _collect(room)
+        (ROOT / "tests" / "artifacts").mkdir(exist_ok=True)  # for the record
+        (ROOT / "tests" / "artifacts" / "hostile_hand_in.log").write_text(
+            collected.stdout + collected.stderr, encoding="utf-8")
+        yield room, collected, _feedback(room)
 
 
 def _lines(collected: subprocess.CompletedProcess, folder_start: str) -> list[str]:
