@@ -31,6 +31,10 @@ from escape.users import reachable_by_others, unprivileged_user
 from grader.judge import _judge_server
 from grader.judge._judge_server import judge
 
+# A student's process here touches up to its 4 GiB limit: two at once could exhaust a
+# small CI machine, so make test runs this file by itself (marker "alone").
+pytestmark = pytest.mark.alone
+
 ROOT = Path(__file__).resolve().parents[1]
 CHECKS = Path(__file__).parent / "hostile" / "checks_double.py"
 RIGHT = "def double(x):\n    return x * 2\n"

@@ -54,6 +54,9 @@ SPAWN_TIMEOUT_MS = 120_000  # login, first clone, JupyterLab's start and first p
 
 
 pytestmark = [
+    # It closes the checkout's private folders to other users while it runs (hub_modes):
+    # a test in another worker running as another user would be refused them.
+    pytest.mark.alone,
     pytest.mark.skipif(os.geteuid() != 0, reason="makes OS users and runs a hub: needs root"),
     pytest.mark.skipif(CHROMIUM is None,
                        reason="Debian chromium not installed (apt-get install chromium)"),

@@ -15,6 +15,10 @@ import torch
 
 from grader.judge._remote import MemoryLimitExceeded, RemoteStudent
 
+# A student's process here touches up to its 4 GiB limit: two at once could exhaust a
+# small CI machine, so make test runs this file by itself (marker "alone").
+pytestmark = pytest.mark.alone
+
 DEFINITIONS = """
 import ctypes, mmap, os, threading, torch
 SIZE = 6 * 2**30
