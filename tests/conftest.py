@@ -42,6 +42,14 @@ def course() -> Course:
     return COURSE
 
 
+def pytest_collection_modifyitems(items):
+    # Files marked "heavy" (a fixture that grades a class: minutes) first: pytest-xdist
+    # hands each worker whole files in this order, and a heavy file handed out last would
+    # leave the other workers idle until it ends.
+    heavy = {item.path for item in items if item.get_closest_marker("heavy")}
+    items.sort(key=lambda item: item.path not in heavy)
+
+
 def pytest_generate_tests(metafunc):
     # Every per-assignment test runs for every assignment found on disk.
     if "assignment" in metafunc.fixturenames:

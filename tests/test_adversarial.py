@@ -20,6 +20,8 @@ from grader import _notebook
 from grader.givens.shape_ops_broadcasting import RULES
 from grader.judge._judge_server import judge
 
+pytestmark = pytest.mark.heavy  # grades a class in a fixture: scheduled first
+
 KINDS = ["nan", "inf", "negative zero", "huge", "wrong dtype", "meta", "lying subclass"]
 
 

@@ -13,9 +13,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from _course_copy import copy_course
 
 from grader.bridge._steps import advice, reason
+
+pytestmark = pytest.mark.heavy  # grades a class in a fixture: scheduled first
 
 ASSIGNMENT = "01_storage_strides"
 SCRIPTS = Path(sys.executable).parent

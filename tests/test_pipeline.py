@@ -31,6 +31,8 @@ from grader.batch._demo import synthetic_submission
 from grader.hidden.wrong_answers import named_wrong_answers
 from grader.judge._judge import hidden_checks_path
 
+pytestmark = pytest.mark.heavy  # grades a class in a fixture: scheduled first
+
 
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):

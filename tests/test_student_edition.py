@@ -136,6 +136,7 @@ def _edition_venv(built):
     return venv
 
 
+@pytest.mark.heavy  # minutes: scheduled first
 def test_its_own_make_test_reruns_every_lesson_in_a_fresh_folder(built, tmp_path):
     clone = tmp_path / "clone"
     subprocess.run(["git", "clone", "-q", str(built), str(clone)], check=True)

@@ -29,6 +29,8 @@ from grader.bridge._structure import restore_structure
 from grader.hidden.wrong_answers import named_wrong_answers
 from grader.translation import _exercises
 
+pytestmark = pytest.mark.heavy  # grades a class in a fixture: scheduled first
+
 ENGLISH = "en"
 TRANSLATED = [(language, assignment) for language in _exercises.languages(COURSE)
               for assignment in _exercises.complete(COURSE, language)]
