@@ -34,6 +34,7 @@ from grader.batch._late_policy import (
     in_due_order,
     read_late_policy,
 )
+from grader.batch._result_files import write_result_files
 
 __all__ = ["Gradebook", "apply_policy", "export_for_lms", "read_gradebook"]
 
@@ -192,4 +193,4 @@ def export_for_lms(db_url: str, folder: Path, policy: LatePolicy | None = None) 
         with path.open("w", newline="", encoding="utf-8") as out:
             csv.writer(out).writerows(rows)
         written.append(path)
-    return written
+    return written + write_result_files(book, folder.parent / "autograded", folder)
