@@ -368,4 +368,14 @@ MUTANTS = [
         ("tests/test_no_namespaces.py::"
          "test_grading_in_a_container_stops_saying_what_was_refused_and_the_remedies",),
     ),
+    Mutant(
+        "the Gradescope score is the autograded one: a grade changed by hand ignored",
+        "grader/batch/_result_files.py",
+        (('            "score": exercise.score, "status": "passed" if _passed(exercise)',
+          '            "score": round((exercise.max or 0) * (exercise.record or {})'
+          '.get("passed", 0) / max(1, (exercise.record or {}).get("total", 0)), 2),'
+          ' "status": "passed" if _passed(exercise)'),),
+        ("tests/test_result_files.py::"
+         "test_the_scores_are_the_gradebooks_a_score_changed_by_hand_included",),
+    ),
 ]
