@@ -19,15 +19,13 @@ where the cells cannot tell.
 """
 
 import json
-import re
-import string
 from functools import cache
 from pathlib import Path
 
 from anatomy_widgets._language import ENGLISH, ENVIRONMENT, read_po
 
 __all__ = ["ENGLISH", "ENVIRONMENT", "KEY", "languages", "localized", "marked", "named",
-           "notebook_language", "releases", "reworded", "values"]
+           "notebook_language", "releases"]
 
 KEY = "tensor_anatomy"  # the notebook metadata a translated release writes: {"language": ...}
 _LOCALE = Path(__file__).resolve().with_name("locale")
@@ -71,37 +69,6 @@ def marked(text: str, context: str) -> str:
     """``text`` itself: English kept in a constant, translated where it is shown with
     ``localized(CONSTANT, context, language)``."""
     return text
-
-
-# --- reading an English line back ----------------------------------------------------
-
-@cache
-def _pattern(template: str) -> re.Pattern:
-    """A regular expression matching what ``template.format(...)`` writes, one group per
-    field: derived from the template, so the two cannot drift."""
-    parts = []
-    for literal, field, _, _ in string.Formatter().parse(template):
-        parts.append(re.escape(literal))
-        if field is not None:
-            parts.append(f"(?P<{field}>.*)")  # greedy: a description may hold "(" or ":"
-    return re.compile("".join(parts) + r"\Z", re.S)
-
-
-def values(text: str, template: str) -> dict[str, str] | None:
-    """The values ``template.format(**values)`` wrote as ``text``; ``None`` if it did not."""
-    found = _pattern(template).match(text)
-    return found.groupdict() if found else None
-
-
-def reworded(text: str, templates: tuple[str, ...], context: str,
-             language: str) -> str | None:
-    """``text``, which one of ``templates`` (English, in the order tried) wrote, written
-    by that template's translation with the same values; ``None`` if none wrote it."""
-    for template in templates:
-        found = values(text, template)
-        if found is not None:
-            return localized(template, context, language).format(**found)
-    return None
 
 
 # --- which language a notebook is in -----------------------------------------------

@@ -8,11 +8,15 @@ import nbformat
 import torch
 from nbformat import v4
 
+from grader._verdict import with_verdict
 from grader.bridge._drawn_inputs import DrawFailingInputs, pictures_for
-from grader.bridge._gradebook_score import VerdictScoreFromGradebook, with_score
+from grader.bridge._feedback_verdict import VerdictsOnThePage
 from grader.bridge._offline_math import markdown_with_mathml
 
-VERDICT = "Hidden checks for diagonal_view: 3 of 6 passed → 1 / 2 points\n"
+# 3 of 6 checks passed: 1 of 2 points.
+RECORD = {"passed": 3, "total": 6, "checks": [
+    {"description": f"check {k}", "passed": k >= 3, "detail": "" if k >= 3 else "wrong"}
+    for k in range(6)]}
 
 
 def test_a_tensor_input_is_drawn_where_torch_puts_its_elements():
@@ -34,29 +38,45 @@ def test_shapes_that_broadcast_are_drawn_lined_up_and_layouts_in_numbers_too():
     assert pictures_for("infer_dtype", "infer_dtype([1, 2.5])") == []  # nothing to draw
 
 
+def _test_cell(name: str, record: dict, **nbgrader) -> nbformat.NotebookNode:
+    """A test cell as autograding leaves it: its verdict as data."""
+    cell = v4.new_code_cell("", metadata={"nbgrader": {"grade": True, "grade_id": name,
+                                                       "points": 2, "solution": False,
+                                                       **nbgrader}})
+    return with_verdict(cell, name, record, 2.0)
+
+
 def test_a_test_cell_gets_at_most_two_pictures_and_a_bad_line_breaks_nothing():
-    lines = "".join(f"  ✗ check {k}\n      failing input: x=tensor(shape=(2, {k}), "
-                    f"stride=({k}, 1), offset=0, dtype=float32)\n" for k in range(1, 5))
-    cell = v4.new_code_cell("", metadata={"nbgrader": {"grade": True, "grade_id": "f",
-                                                       "points": 2, "solution": False}})
-    cell.outputs = [v4.new_output("stream", name="stdout", text=VERDICT + lines +
-                                  "      input: tensor(shape=(2,), stride=(1, 1), offset=0)\n")]
+    checks = [{"description": f"check {k}", "passed": False,
+               "detail": f"wrong\nfailing input: x=tensor(shape=(2, {k}), stride=({k}, 1), "
+                         "offset=0, dtype=float32)"} for k in range(1, 5)]
+    checks.append({"description": "check 5", "passed": False,
+                   "detail": "wrong\ninput: tensor(shape=(2,), stride=(1, 1), offset=0)"})
+    cell = _test_cell("f", {"passed": 0, "total": 5, "checks": checks})
     nb = v4.new_notebook(cells=[cell])
+    VerdictsOnThePage().preprocess(nb, {})
     DrawFailingInputs().preprocess(nb, {})
-    assert [o["output_type"] for o in cell.outputs] == ["stream", "display_data", "display_data"]
+    assert [o["output_type"] for o in cell.outputs] == ["stream", "execute_result",
+                                                        "display_data", "display_data"]
 
 
 def test_the_verdict_says_the_gradebooks_score():
-    assert with_score(VERDICT, 1.0) == VERDICT
-    changed = with_score(VERDICT, 2.0)
-    assert "→ 2 / 2 points (your instructor changed it from 1)" in changed
-    cell = v4.new_code_cell("", metadata={"nbgrader": {"grade": True, "grade_id": "diagonal_view",
-                                                       "points": 2, "score": 1.5}})
-    cell.outputs = [v4.new_output("stream", name="stdout", text=VERDICT),
-                    v4.new_output("execute_result", data={"text/plain": "1"})]
-    VerdictScoreFromGradebook().preprocess(v4.new_notebook(cells=[cell]), {})
+    """Rendered from the verdict's data with the score ``GetGrades`` put in the cell."""
+    def page(**nbgrader) -> nbformat.NotebookNode:
+        cell = _test_cell("diagonal_view", RECORD, **nbgrader)
+        VerdictsOnThePage().preprocess(v4.new_notebook(cells=[cell]), {})
+        return cell
+
+    unchanged = page(score=1.0)
+    assert unchanged.outputs[0]["text"].startswith(
+        "Hidden checks for diagonal_view: 3 of 6 passed → 1 / 2 points\n")
+    assert "instructor" not in unchanged.outputs[0]["text"]
+    assert "→ 2 / 2 points (your instructor changed it from 1)" in page(score=2.0).outputs[0][
+        "text"]
+    cell = page(score=1.5)
     assert "→ 1.5 / 2 points (your instructor changed it from 1)" in cell.outputs[0]["text"]
     assert cell.outputs[1]["data"]["text/plain"] == "1.5"
+    assert page().outputs[1]["data"]["text/plain"] == "1"  # no gradebook score: the verdict's
 
 
 def test_maths_becomes_mathml_and_code_stays_as_written():

@@ -16,6 +16,7 @@ from conftest import COURSE, ROOT, load_notebook
 
 from grader import _language
 from grader._language import ENGLISH, KEY, localized
+from grader._verdict import with_verdict
 from grader.batch._demo import synthetic_submission
 from grader.batch._dry_run import points_table
 from grader.bridge._feedback_language import (
@@ -24,12 +25,11 @@ from grader.bridge._feedback_language import (
     page_in_language,
     with_language,
 )
-from grader.bridge._gradebook_score import with_score
+from grader.bridge._feedback_verdict import VerdictsOnThePage
 from grader.bridge._structure import NOTE_ID, note_in_language, restore_structure
 from grader.bridge._verdict_text import (
     LOOKS_LIKE,
     NOT_ATTEMPTED,
-    in_language,
     misconceptions_shown,
     report_lines,
 )
@@ -181,38 +181,55 @@ RECORDS = {
 }
 
 
+def _feedback_verdict(record: dict, language: str, score: float | None = None) -> str:
+    """What a feedback page's test cell says: the verdict's data (as autograding stores it,
+    the English lines beside it) rendered by ``VerdictsOnThePage`` for a student of
+    ``language``, with the gradebook's ``score`` (``GetGrades``) where there is one."""
+    nbgrader = {"grade": True, "solution": False, "grade_id": "view_or_copy", "points": 2.0}
+    cell = nbformat.v4.new_code_cell("", metadata={"nbgrader": {
+        **nbgrader, **({} if score is None else {"score": score})}})
+    with_verdict(cell, "view_or_copy", record, 2.0)
+    cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text="\n".join(
+        report_lines("view_or_copy", record, 2.0)) + "\n")]
+    nb = nbformat.from_dict(with_language(nbformat.v4.new_notebook(cells=[cell]), language))
+    VerdictsOnThePage().preprocess(nb, {})
+    return next(o["text"] for o in nb.cells[0].outputs if o["output_type"] == "stream")
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("kind", RECORDS)
-def test_an_english_verdict_reads_back_as_the_verdict_written_in_the_language(kind, language):
-    """What a feedback page shows (the autograded English, rewritten) is what ``report_lines``
-    writes in that language: every line, its values and the hidden checks' own words."""
+def test_a_feedback_page_says_the_verdict_written_in_the_language(kind, language):
+    """What a feedback page shows is what ``report_lines`` writes in that language (every
+    line, its values and the hidden checks' own words), and in English the autograded
+    English."""
     record = RECORDS[kind]
     english = report_lines("view_or_copy", record, 2.0)
     said = report_lines("view_or_copy", record, 2.0, language)
-    assert in_language("\n".join(english) + "\n", language) == "\n".join(said) + "\n"
+    assert _feedback_verdict(record, language) == "\n".join(said) + "\n"
     assert len(said) == len(english) and said != english
     for ours, theirs in zip(said, english):
         if theirs.startswith("      ") and not theirs.strip().startswith("…"):
             assert ours == theirs  # a hidden check's detail: the judge's words
-    assert in_language("\n".join(english), ENGLISH) == "\n".join(english)
+    assert _feedback_verdict(record, ENGLISH) == "\n".join(english) + "\n"
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_an_instructors_change_of_score_reads_back_too(language):
-    english = "\n".join(report_lines("f", RECORDS["failures"], 2.0)) + "\n"
-    changed = in_language(with_score(english, 2.0), language)
-    head = report_lines("f", RECORDS["failures"], 2.0, language)[0]
+def test_an_instructors_change_of_score_is_said_in_the_language_too(language):
+    changed = _feedback_verdict(RECORDS["failures"], language, 2.0)
+    head = report_lines("view_or_copy", RECORDS["failures"], 2.0, language)[0]
     assert changed.splitlines()[0].startswith(head.replace("1.38 / 2", "2 / 2"))
     assert "1.38" in changed.splitlines()[0] and "instructor" not in changed
-    assert in_language(with_score(english, 1.38), language).splitlines()[0] == head
+    assert changed.splitlines()[0] != head.replace("1.38 / 2", "2 / 2")  # it says so
+    assert _feedback_verdict(RECORDS["failures"], language, 1.38).splitlines()[0] == head
 
 
-def test_the_instructors_reports_still_read_the_english_verdict():
+def test_the_instructors_reports_count_what_the_verdict_says():
     lines = report_lines("f", RECORDS["failures"], 2.0)
     assert NOT_ATTEMPTED in report_lines("f", RECORDS["stub"], 2.0)
-    cell = {"outputs": [{"output_type": "stream", "text": "\n".join(lines)}]}
+    cell = with_verdict({"cell_type": "code", "metadata": {}}, "f", RECORDS["failures"], 2.0)
     assert misconceptions_shown(cell) == RECORDS["failures"]["misconceptions"]
     assert all(line.startswith(LOOKS_LIKE) for line in lines[-2:])
+    assert misconceptions_shown({"cell_type": "code", "metadata": {}}) == []
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -224,9 +241,11 @@ def test_the_structure_note_reads_back_change_by_change(language):
     submitted["cells"][0]["source"] = "edited"
     restored, changes = restore_structure(submitted, release)
     assert len(changes) == 2
-    note = next(c for c in restored["cells"] if c["id"] == NOTE_ID)["source"]
-    said = note_in_language(note, language)
-    assert note_in_language(note, ENGLISH) == note
+    cell = next(c for c in restored["cells"] if c["id"] == NOTE_ID)
+    said, note = note_in_language(cell, language), cell["source"]
+    assert note_in_language(cell, ENGLISH) == note
+    assert [line for line in note.splitlines() if line.startswith("- ")] == \
+        [f"- {change}" for change in changes]
     assert said.count("\n- ") == 2 and not [c for c in changes if c in said]
     assert "contiguous_strides" in said and CJK.search(said)
 
@@ -255,9 +274,18 @@ def _autograded(language: str) -> nbformat.NotebookNode:
     for cell in nb.cells:
         if cell.cell_type == "code" and cell.metadata.get("nbgrader", {}).get("grade") \
                 and not cell.metadata.nbgrader.get("solution"):
+            name = cell.metadata.nbgrader.grade_id
+            with_verdict(cell, name, RECORDS["named"], 2.0)
             cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text="\n".join(
-                report_lines(cell.metadata.nbgrader.grade_id, RECORDS["named"], 2.0)))]
+                report_lines(name, RECORDS["named"], 2.0)))]
     return nb
+
+
+def _on_the_page(nb: nbformat.NotebookNode) -> None:
+    """The feedback preprocessors that write in the student's language."""
+    resources = {"nbgrader": {"assignment": ASSIGNMENT}}
+    InStudentLanguage().preprocess(nb, resources)
+    VerdictsOnThePage().preprocess(nb, resources)
 
 
 def test_an_english_page_is_left_as_it_was():
@@ -266,6 +294,10 @@ def test_an_english_page_is_left_as_it_was():
     before = copy.deepcopy(nb)
     InStudentLanguage().preprocess(nb, {"nbgrader": {"assignment": ASSIGNMENT}})
     assert nb == before
+    _on_the_page(nb)  # the verdicts: the autograded English, and the verdict's points
+    for cell, was in zip(nb.cells, before.cells, strict=True):
+        shown = [o["text"] for o in cell.get("outputs", []) if o["output_type"] == "stream"]
+        assert shown == [o["text"] + "\n" for o in was.get("outputs", [])]
     assert page_in_language("<html><b>Comments:</b>", ENGLISH) == "<html><b>Comments:</b>"
 
 
@@ -275,7 +307,7 @@ def test_a_page_is_in_the_language_of_the_release_the_student_worked_in(language
     assert language_of(nb) == language
     english = {c.id: c.source for c in _autograded(ENGLISH).cells}
     before = {c.id: c.source for c in nb.cells}
-    InStudentLanguage().preprocess(nb, {"nbgrader": {"assignment": ASSIGNMENT}})
+    _on_the_page(nb)
     given = {c["id"]: "".join(c["source"]) for c in _releases()[language]["cells"]}
     for cell in nb.cells:
         answer = cell.metadata.get("nbgrader", {}).get("solution")
@@ -285,14 +317,15 @@ def test_a_page_is_in_the_language_of_the_release_the_student_worked_in(language
             assert cell.source == english[cell.id]  # locked code: as graded, in English
         else:
             assert cell.source == before[cell.id]  # the student's own answer, as written
-    verdicts = [o["text"] for c in nb.cells for o in c.get("outputs", [])]
+    verdicts = [o["text"] for c in nb.cells for o in c.get("outputs", [])
+                if o["output_type"] == "stream"]
     assert verdicts and all(CJK.search(v) and "Hidden checks" not in v for v in verdicts)
     # The hidden check's description and the misconception, in the student's language too.
     description = localized(VIEW_OR_COPY, "hidden-check", language)
     mistake = localized(EVERYTHING_A_VIEW, "misconception", language)
     assert CJK.search(description) and CJK.search(mistake)
     for verdict in verdicts:
-        assert f"✗ {description}" in verdict and verdict.endswith(mistake)
+        assert f"✗ {description}" in verdict and verdict.endswith(mistake + "\n")
         assert VIEW_OR_COPY not in verdict and EVERYTHING_A_VIEW not in verdict
 
 

@@ -20,6 +20,7 @@ from _batch import ASSIGNMENT, grade_to_the_end
 from conftest import COURSE, complete_notebook
 from test_grading import _with_answers
 
+from grader._verdict import with_verdict
 from grader.batch import _misconception_report as report
 from grader.bridge._verdict_text import misconceptions_shown, report_lines
 from grader.hidden.wrong_answers import mistake_name, named_wrong_answers
@@ -167,13 +168,21 @@ def test_matching_that_errors_or_runs_out_of_time_names_nothing_and_says_so(
     assert "misconceptions" not in exercises["contiguous_strides"]
 
 
-def test_the_feedback_says_what_it_looks_like_and_the_report_reads_it_back():
+def test_the_feedback_says_what_it_looks_like_and_the_report_reads_it_back(tmp_path):
     record = {"passed": 1, "total": 2, "misconceptions": ["forgets the offset"], "checks": [
         {"description": "a check", "passed": False, "detail": "yours 1\ntorch's 2"}]}
     lines = report_lines("storage_position", record, 2.0)
     assert lines[-1] == "  Looks like: forgets the offset"
-    cell = {"outputs": [{"output_type": "stream", "name": "stdout", "text": "\n".join(lines)}]}
+    cell = with_verdict({"cell_type": "code", "metadata": {"nbgrader": {
+        "grade": True, "solution": False, "grade_id": "storage_position", "points": 2}}},
+        "storage_position", record, 2.0)
     assert misconceptions_shown(cell) == ["forgets the offset"]
+    # The report reads an autograded notebook's verdicts, as data.
+    folder = tmp_path / "ada" / _CHAPTER_1
+    folder.mkdir(parents=True)
+    (folder / "nb.ipynb").write_text(json.dumps({"cells": [cell]}), encoding="utf-8")
+    assert report.shown_by_student(tmp_path, _CHAPTER_1) == {
+        "ada": {"storage_position": ["forgets the offset"]}}
     assert "Looks like" not in "\n".join(report_lines("x", {**record, "misconceptions": []}, 2))
 
 

@@ -5,6 +5,7 @@ from conftest import COURSE, load_notebook
 from nbgrader.preprocessors import ClearHiddenTests, Execute
 
 from grader import _notebook
+from grader._verdict import verdict_of, with_verdict
 from grader.bridge._nbgrader import (
     JudgeHiddenChecks,
     autograde_pipeline,
@@ -15,7 +16,9 @@ from grader.bridge._nbgrader import (
 )
 
 
-def test_student_code_never_runs_in_an_nbgrader_kernel(tmp_path):
+def test_student_code_never_runs_in_an_nbgrader_kernel(tmp_path, monkeypatch):
+    # The verdict it judges is stored in the instructor folder: a folder of the test's own.
+    monkeypatch.setenv("TENSOR_ANATOMY_INSTRUCTOR_DIR", str(tmp_path / "instructor"))
     pipeline = autograde_pipeline()
     assert Execute not in pipeline and JudgeHiddenChecks in pipeline
     assert JudgeHiddenChecks().enabled, "a disabled judge would leave cells full marks"
@@ -28,6 +31,8 @@ def test_student_code_never_runs_in_an_nbgrader_kernel(tmp_path):
     resources = {"nbgrader": {"assignment": "01_storage_strides"}}
     nb, _ = JudgeHiddenChecks().preprocess(nb, resources)
     assert not marker.exists()
+    for name, cell in _notebook.exercise_cells(nb).items():  # each test cell: its verdict
+        assert verdict_of(cell)["exercise"] == name and verdict_of(cell)["record"]["total"]
     printed = "".join(o.get("text", "") for o in nb.cells[-1].outputs)
     assert printed.startswith("refused:"), nb.cells[-1].outputs
 
@@ -58,4 +63,25 @@ def test_the_report_names_each_failed_check_and_its_smallest_input():
 
 def test_an_unjudged_notebook_is_flagged_cell_by_cell(assignment):
     released = load_notebook(COURSE.release_notebook(assignment))
-    assert missing_verdicts(released) == list(_notebook.exercise_cells(released))
+    assert missing_verdicts(released, None) == list(_notebook.exercise_cells(released))
+
+
+def test_a_verdict_a_student_forged_in_a_test_cell_is_not_believed():
+    """A student writes a test cell's metadata too (stock nbgrader keeps it): a verdict
+    counts only where the verdict store holds the same."""
+    nb = load_notebook(COURSE.release_notebook("01_storage_strides"))
+    names = list(_notebook.exercise_cells(nb))
+    full = {"passed": 1, "total": 1, "checks": [
+        {"description": "agrees with torch", "passed": True, "detail": ""}]}
+    for name, cell in _notebook.exercise_cells(nb).items():
+        with_verdict(cell, name, full, 2.0)
+    assert missing_verdicts(nb, None) == names  # nothing judged, nothing stored
+    judged = {"exercises": {name: {**full, "passed": 0} for name in names}}
+    assert missing_verdicts(nb, judged) == names  # stored: another verdict
+    stored = {"exercises": {name: full for name in names}}
+    assert missing_verdicts(nb, stored) == []
+    first = _notebook.exercise_cells(nb)[names[0]]
+    with_verdict(first, names[1], full, 2.0)  # another exercise's verdict
+    assert missing_verdicts(nb, stored) == names[:1]
+    first["metadata"]["tensor_anatomy"]["verdict"] = "forged"
+    assert missing_verdicts(nb, stored) == names[:1]

@@ -1,7 +1,8 @@
 """After grading: how many students showed each named misconception, as a table and a plot.
 
-Read from the autograded notebooks, the test cells' reports as the students read
-them (``_verdict_text.report_lines``: a ``Looks like:`` line per misconception the
+Read from the autograded notebooks, each test cell's verdict as data
+(``grader._verdict``), by the rule the feedback renders it with
+(``_verdict_text.misconceptions_shown``: a ``Looks like:`` line per misconception the
 judge named), so the table counts exactly what the feedback says. Every named
 wrong answer of the assignment has its row (``grader.hidden.wrong_answers``),
 those no student showed with 0, in the wrong answers' order.

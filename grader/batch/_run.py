@@ -210,10 +210,15 @@ def _report_refused(course: Course, assignment: str, refused: dict[str, str]) ->
 
 
 def _unjudged_notebooks(course: Course, assignment: str) -> list[str]:
-    """Autograded notebooks with a test cell that our judge did not fill in."""
+    """Autograded notebooks with a test cell that our judge did not fill in: its verdict
+    is believed only where the verdict store (no student can write it) holds the same."""
+    from grader.batch._verdicts import stored_verdict
+
     found = []
     for path in sorted((course.instructor / "autograded").glob(f"*/{assignment}/*.ipynb")):
-        missing = _nbgrader_bridge().missing_verdicts(_notebook.load(path))
+        nb = _notebook.load(path)
+        stored = stored_verdict(course.instructor / "verdicts", nb, assignment)
+        missing = _nbgrader_bridge().missing_verdicts(nb, stored)
         if missing:
             found.append(terminal_safe(f"{path}: {', '.join(missing)}"))  # a student's folder
     return found

@@ -1,10 +1,13 @@
 """A failing input drawn in the feedback page: its memory layout, or its shapes lined up.
 
-The verdict names each failing input in words (``grader.judge._describe``):
-tensors by ``shape=…, stride=…, offset=…``, shapes as tuples. ``DrawFailingInputs``
-reads those lines in each graded test cell and adds the picture the lessons use,
-as inline SVG (the page needs nothing from the internet): the storage strip and
-grid of a strided tensor, or the right-aligned dims of shapes that broadcast.
+The judge names each failing input in words, in a failed check's detail
+(``grader.judge._describe``): tensors by ``shape=…, stride=…, offset=…``, shapes as
+tuples. ``DrawFailingInputs`` reads the details the verdict shows (from the test
+cell's verdict data, ``grader._verdict``; never the verdict's rendered lines) and adds
+the picture the lessons use, as inline SVG (the page needs nothing from the
+internet): the storage strip and grid of a strided tensor, or the right-aligned dims
+of shapes that broadcast. The input itself reaches the judge's record only as those
+words (hypothesis's own repr of a failing example), so they are what is read here.
 """
 
 import re
@@ -14,6 +17,8 @@ from nbformat import v4
 from traitlets import Bool
 
 from grader import _notebook
+from grader._verdict import verdict_of
+from grader.bridge._verdict_text import shown_failures
 from grader.checks._pictures import layout_picture
 
 __all__ = ["DrawFailingInputs", "pictures_for"]
@@ -77,9 +82,11 @@ def _numbers_layout(where: tuple[int, int, bool], described_input: str) -> list[
     return [svg] if svg else []
 
 
-def _verdict_text(cell) -> str:
-    return "".join(output.get("text", "") for output in cell.get("outputs", [])
-                   if output.get("output_type") == "stream")
+def _shown_details(cell) -> str:
+    """The details of the failed checks the cell's verdict shows, as the judge wrote them."""
+    verdict = verdict_of(cell)
+    return "\n".join(check["detail"] for check in shown_failures(verdict["record"])) \
+        if verdict else ""
 
 
 def _strided_inputs(text: str) -> list[str]:
@@ -97,7 +104,7 @@ class DrawFailingInputs(Preprocessor):
     def preprocess(self, nb, resources):
         for exercise, cell in _notebook.exercise_cells(nb).items():
             try:
-                pictures = _pictures(exercise, _verdict_text(cell))
+                pictures = _pictures(exercise, _shown_details(cell))
             except Exception as exc:  # noqa: BLE001 - a picture is a bonus, never a failure
                 self.log.warning("no picture of %s's failing inputs: %s", exercise, exc)
                 continue
@@ -106,8 +113,8 @@ class DrawFailingInputs(Preprocessor):
         return nb, resources
 
 
-def _pictures(exercise: str, verdict: str) -> list[str]:
-    pictures = _strided_inputs(verdict)
-    for described in _INPUT_LINE.findall(verdict):
+def _pictures(exercise: str, details: str) -> list[str]:
+    pictures = _strided_inputs(details)
+    for described in _INPUT_LINE.findall(details):
         pictures += pictures_for(exercise, described)
     return pictures

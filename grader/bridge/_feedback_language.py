@@ -1,17 +1,19 @@
 """A feedback page in the language the student worked in.
 
 nbgrader grades every submission in the English release's shape: it puts back the
-locked cells from the gradebook, and our verdicts are written in English, for the
-instructor and the reports that read them. So the autograded notebook is English
-whatever the student read. ``RestoreStructure`` records the submission's language in
-the autograded notebook's metadata (``grader._language.notebook_language``: the
-release whose text the submission's cells hold), and for a language other than
-English the feedback is turned back into it:
+locked cells from the gradebook, and the verdicts' text there is English, for the
+instructor in the formgrader. So the autograded notebook is English whatever the
+student read. ``RestoreStructure`` records the submission's language in the
+autograded notebook's metadata (``grader._language.notebook_language``: the release
+whose text the submission's cells hold), and for a language other than English the
+feedback is turned back into it:
 
-* ``InStudentLanguage`` (a feedback preprocessor, after ``VerdictScoreFromGradebook``
-  and before ``MathAsMathML``) puts back each Markdown cell of the release in that
-  language (same cell ids; a Markdown answer is the student's and stays), writes the
-  structure note and each test cell's verdict through the catalogue's templates;
+* ``InStudentLanguage`` (a feedback preprocessor, before ``MathAsMathML``) puts back
+  each Markdown cell of the release in that language (same cell ids; a Markdown answer
+  is the student's and stays) and writes the structure note from the changes it keeps
+  (``_structure.note_in_language``);
+* ``_feedback_verdict.VerdictsOnThePage`` writes each test cell's verdict from its data
+  in that language;
 * ``page_in_language`` (``FeedbackExporter``, after nbconvert renders the page) writes
   the labels of nbgrader's feedback template in that language, and the page's
   ``lang``.
@@ -26,11 +28,10 @@ import unicodedata
 from nbconvert.preprocessors import Preprocessor
 from traitlets import Bool
 
-from grader import _language, _notebook
+from grader import _language
 from grader._course import Course
 from grader._language import ENGLISH, KEY, localized, marked
 from grader.bridge._structure import NOTE_ID, note_in_language
-from grader.bridge._verdict_text import in_language
 
 __all__ = ["InStudentLanguage", "language_of", "page_in_language", "with_language"]
 
@@ -60,7 +61,7 @@ def _is_answer(cell) -> bool:
 
 
 class InStudentLanguage(Preprocessor):
-    """The page's Markdown, structure note and verdicts in the student's language."""
+    """The page's Markdown and structure note in the student's language."""
 
     enabled = Bool(True)
 
@@ -74,14 +75,10 @@ class InStudentLanguage(Preprocessor):
                  if c.get("cell_type") == "markdown"}
         for cell in nb.cells:
             if cell.get("id") == NOTE_ID:
-                cell.source = note_in_language(cell.source, language)
+                cell.source = note_in_language(cell, language)
             elif cell.cell_type == "markdown" and cell.get("id") in given \
                     and not _is_answer(cell):
                 cell.source = _text(given[cell.id])
-        for cell in _notebook.exercise_cells(nb).values():
-            for output in cell.get("outputs", []):
-                if output.get("output_type") == "stream":
-                    output["text"] = in_language("".join(output["text"]), language)
         return nb, resources
 
 

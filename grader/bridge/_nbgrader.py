@@ -4,9 +4,11 @@
 notebook (as nbgrader restored it: locked cells back to the instructor's
 version) to a judge process, which runs the student's cells in a sandboxed
 worker and the hidden checks beside it. Every student cell gets the outputs
-the worker saw; every test cell gets the verdict: a readable report on stdout
-and the points as the cell's result, which nbgrader reads as partial credit.
-No student code runs in a kernel, so nothing it prints can decide a grade.
+the worker saw; every test cell gets the verdict: as data in its metadata
+(``grader._verdict``, which every reader renders in its own words), a readable
+report on stdout and the points as the cell's result, which nbgrader reads as
+partial credit. No student code runs in a kernel, so nothing it prints can
+decide a grade.
 """
 
 import jinja2
@@ -18,21 +20,18 @@ from traitlets import Bool, Dict, Float
 
 from grader import _language, _notebook
 from grader._course import Course
-from grader.batch._verdicts import stored_verdict
+from grader._language import ENGLISH
+from grader._verdict import verdict_of, with_verdict
+from grader.batch._verdicts import store_verdict, stored_verdict
 from grader.bridge._bounded_data import BoundEmbeddedData
 from grader.bridge._sanitize_html import SAFE_PAGE, SanitizeOutputs
 from grader.bridge._structure import restore_structure, take_restored
-from grader.bridge._verdict_text import (
-    VERDICT_HEADER,
-    misconceptions_shown,
-    report_lines,
-    score,
-)
+from grader.bridge._verdict_text import report_lines, score, verdict_outputs
 from grader.judge._judge_server import judge
 
 __all__ = ["FeedbackExporter", "JudgeHiddenChecks", "RestoreStructure", "autograde_pipeline",
-           "feedback_pipeline", "misconceptions_shown", "missing_verdicts", "report_lines",
-           "sanitize_pipeline", "score"]
+           "feedback_pipeline", "missing_verdicts", "report_lines", "sanitize_pipeline",
+           "score"]
 
 
 def _cell_outputs(report: dict) -> list:
@@ -52,14 +51,6 @@ def _cell_outputs(report: dict) -> list:
     return outputs
 
 
-def _verdict_outputs(name: str, record: dict, points: float) -> list:
-    text = "\n".join(report_lines(name, record, points)) + "\n"
-    return [
-        v4.new_output("stream", name="stdout", text=text),
-        v4.new_output("execute_result", data={"text/plain": f"{score(record, points):g}"}),
-    ]
-
-
 class JudgeHiddenChecks(Preprocessor):
     """Run the notebook in the sandbox and grade its test cells with the hidden checks.
 
@@ -74,18 +65,25 @@ class JudgeHiddenChecks(Preprocessor):
 
     def preprocess(self, nb, resources):
         assignment = resources["nbgrader"]["assignment"]
-        verdict = stored_verdict(Course.find().instructor / "verdicts", nb, assignment)
+        folder = Course.find().instructor / "verdicts"
+        verdict = stored_verdict(folder, nb, assignment)
         if verdict is None:
             self.log.info("judging %s now (no verdict judged ahead)", assignment)
             verdict = judge(nb, assignment, self.timeout)
+            # Stored as well: ``missing_verdicts`` believes a test cell's verdict only
+            # where the store (which no student can write) holds the same.
+            store_verdict(folder, nb, assignment, verdict)
         for index, cell in enumerate(_notebook.student_cells(nb)):
             cell.outputs = _cell_outputs(verdict["cells"].get(str(index), {}))
         exercises = verdict["exercises"]
         for name, cell in _notebook.exercise_cells(nb).items():
             if name not in exercises:
                 raise RuntimeError(f"{assignment}: test cell {name!r} has no hidden checks")
-            cell.outputs = _verdict_outputs(name, exercises[name],
-                                            float(cell.metadata.nbgrader["points"]))
+            with_verdict(cell, name, exercises[name], float(cell.metadata.nbgrader["points"]))
+            # The points, which nbgrader reads; and the verdict in English, because the
+            # instructor reads this notebook in the formgrader. Nothing reads that text
+            # back: every other reader renders the data (``verdict_of``) in its language.
+            cell.outputs = verdict_outputs(verdict_of(cell), ENGLISH)
         return nb, resources
 
 
@@ -137,15 +135,23 @@ def autograde_pipeline() -> list:
     return pipeline
 
 
-def missing_verdicts(nb) -> list[str]:
+def missing_verdicts(nb, stored: dict | None) -> list[str]:
     """Test cells of an autograded notebook that carry no verdict of ours.
 
-    Fail closed: such a cell would get full marks from nbgrader.
+    Fail closed: such a cell would get full marks from nbgrader. ``stored``: the verdict
+    store's entry for ``nb`` (``stored_verdict``). A cell's verdict counts only where the
+    store holds the same record: a student writes a test cell's metadata too, and stock
+    nbgrader (``OverwriteCells``) keeps it, where ``RestoreStructure`` would not.
     """
-    def judged(cell) -> bool:
-        return any(VERDICT_HEADER in "".join(o.get("text", "")) for o in cell.get("outputs", []))
+    exercises = (stored or {}).get("exercises", {})
 
-    return [name for name, cell in _notebook.exercise_cells(nb).items() if not judged(cell)]
+    def judged(name: str, cell) -> bool:
+        verdict = verdict_of(cell)
+        return verdict is not None and verdict["exercise"] == name \
+            and exercises.get(name) == verdict["record"]
+
+    return [name for name, cell in _notebook.exercise_cells(nb).items()
+            if not judged(name, cell)]
 
 
 def feedback_pipeline() -> list:
@@ -153,12 +159,12 @@ def feedback_pipeline() -> list:
 
     ``ClearHiddenTests``: stock ``generate_feedback`` shows the autograded notebook
     as it is, hidden test regions included; students must never see them.
-    ``VerdictScoreFromGradebook`` (after nbgrader's ``GetGrades``): the verdict's
-    points are the gradebook's. ``DrawFailingInputs``: a picture of each first
-    failing input. ``MathAsMathML``: the page's maths renders offline.
+    ``InStudentLanguage`` (before the Markdown's maths is rendered): the Markdown and
+    the structure note in the language the student worked in. ``VerdictsOnThePage``
+    (after nbgrader's ``GetGrades``): each test cell's verdict rendered from its data,
+    in that language, with the gradebook's points. ``DrawFailingInputs``: a picture of
+    each first failing input. ``MathAsMathML``: the page's maths renders offline.
     ``WrapLongLines``: a verdict's long lines wrap at the page's edge.
-    ``InStudentLanguage`` (after the verdict has the gradebook's points, before the
-    Markdown's maths is rendered): a page in the language the student worked in.
     ``BoundEmbeddedData``, ``SanitizeOutputs`` (before our own pictures and maths, which
     are trusted): nothing the student embedded or displayed runs or weighs on the page.
     """
@@ -167,7 +173,7 @@ def feedback_pipeline() -> list:
 
     from grader.bridge._drawn_inputs import DrawFailingInputs
     from grader.bridge._feedback_language import InStudentLanguage
-    from grader.bridge._gradebook_score import VerdictScoreFromGradebook
+    from grader.bridge._feedback_verdict import VerdictsOnThePage
     from grader.bridge._offline_math import MathAsMathML
     from grader.bridge._page_style import WrapLongLines
 
@@ -175,7 +181,7 @@ def feedback_pipeline() -> list:
     # the page's styles, which WrapLongLines adds to).
     stock = GenerateFeedback().preprocessors
     return [*stock, ClearHiddenTests, BoundEmbeddedData, SanitizeOutputs,
-            VerdictScoreFromGradebook, InStudentLanguage,
+            InStudentLanguage, VerdictsOnThePage,
             DrawFailingInputs, MathAsMathML, WrapLongLines]
 
 

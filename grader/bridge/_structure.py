@@ -25,7 +25,7 @@ import threading
 from pathlib import Path
 
 from grader import _notebook
-from grader._language import ENGLISH, localized, marked, reworded
+from grader._language import ENGLISH, KEY, localized, marked
 
 __all__ = ["NOTE_ID", "note_in_language", "restore_structure", "restored_submission",
            "take_restored"]
@@ -36,6 +36,8 @@ _EDITED = marked("test or locked cells (or their nbgrader metadata) were edited,
                  "retyped or added; the released versions were graded instead", "feedback")
 _NO_ANSWER = marked("no answer cell found for {names}: graded as blank", "feedback")
 _ITEM = "\n- "
+# A change as data (the note cell's metadata), rendered in a reader's language by its template.
+_CHANGES = {"edited": _EDITED, "no answer": _NO_ANSWER}
 
 
 def _nbgrader(cell) -> dict | None:
@@ -106,28 +108,41 @@ class _Sorted:
                 self.changed += 1  # edited, retyped or forged: the release's copy is used
         self.changed += len(fixed)  # deleted ones come back from the release
 
-    def changes(self) -> list[str]:
+    def changes(self) -> list[dict]:
+        """What had to change, as data: {"change": a key of ``_CHANGES``, its values}."""
         missing = [g for g in self.answer_ids if g not in self.answers]
-        notes = [_EDITED] if self.changed else []
+        notes = [{"change": "edited"}] if self.changed else []
         if missing:
-            notes.append(_NO_ANSWER.format(names=", ".join(missing)))
+            notes.append({"change": "no answer", "names": ", ".join(missing)})
         return notes
 
 
-def _note(changes: list[str]) -> dict:
-    text = _TITLE + "\n" + "".join(_ITEM + change for change in changes)
-    return {"cell_type": "markdown", "id": NOTE_ID, "metadata": {}, "source": text}
+def _said(change: dict, language: str) -> str:
+    values = {field: value for field, value in change.items() if field != "change"}
+    return localized(_CHANGES[change["change"]], "feedback", language).format(**values)
 
 
-def note_in_language(text: str, language: str) -> str:
-    """The structure note's text (``_note``, English) in ``language``, change by change."""
-    if language == ENGLISH:
-        return text
-    title, *changes = text.split(_ITEM)
-    title = localized(_TITLE, "feedback", language) if title.strip() == _TITLE else title
-    said = [reworded(change, (_EDITED, _NO_ANSWER), "feedback", language) or change
-            for change in changes]
-    return title.rstrip("\n") + "\n" + "".join(_ITEM + change for change in said)
+def _note_text(changes: list[dict], language: str) -> str:
+    title = localized(_TITLE, "feedback", language)
+    return title + "\n" + "".join(_ITEM + _said(change, language) for change in changes)
+
+
+def _note(changes: list[dict]) -> dict:
+    # The changes kept as data: a feedback page writes the note in the student's language.
+    return {"cell_type": "markdown", "id": NOTE_ID, "metadata": {KEY: {"changes": changes}},
+            "source": _note_text(changes, ENGLISH)}
+
+
+def note_in_language(cell: dict, language: str) -> str:
+    """The structure note (``_note``'s cell) in ``language``, from the changes it keeps; its
+    text as it is where it keeps none that we wrote."""
+    ours = cell.get("metadata", {}).get(KEY)
+    changes = ours.get("changes") if isinstance(ours, dict) else None
+    try:
+        return _note_text(changes, language) if isinstance(changes, list) else _text(
+            cell.get("source", ""))
+    except (KeyError, TypeError, AttributeError, IndexError, ValueError):
+        return _text(cell.get("source", ""))  # not a note we wrote
 
 
 def restore_structure(submitted: dict, release: dict,
@@ -155,7 +170,7 @@ def restore_structure(submitted: dict, release: dict,
         cells += found.following.get(None, [])
     changes = found.changes()
     restored["cells"] = ([_note(changes)] if changes else []) + cells
-    return restored, changes
+    return restored, [_said(change, ENGLISH) for change in changes]
 
 
 _kept: dict[Path, tuple[tuple, dict, list[str]]] = {}  # path → (file identity, restored, changes)

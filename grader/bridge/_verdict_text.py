@@ -2,12 +2,12 @@
 
 One header line per exercise with its points, then the hidden checks (a failed
 one with why and on which input), then the misconceptions the failures look
-like. The feedback page and the instructor's reports read these lines back.
+like. Rendered from the verdict as data (``grader._verdict``: the judge's record
+in the test cell's metadata) wherever it is read, in the reader's language: the
+autograded notebook (English, for the instructor in the formgrader), the feedback
+page (``_feedback_verdict``, the student's language and the gradebook's score),
+``python -m grader validate``. Nothing reads these lines back.
 
-Written in English (the autograded notebook is the instructor's, and the reports
-read it), or in the student's language (``python -m grader validate``); a feedback
-page in another language rewrites the English lines with ``in_language``, which
-reads each line back by the template that wrote it (``grader._language.reworded``).
 A hidden check's description and a misconception's name are the judge's English; in
 another language each is written by its entry of the grading catalogue (msgctxt
 "hidden-check", "misconception": ``grader.translation._grading`` collects them from the
@@ -15,10 +15,13 @@ hidden checks' docstrings and the named wrong answers), or as it is where there 
 none. Why a check failed and on which input (a detail line) stay the judge's words.
 """
 
-from grader._language import ENGLISH, localized, marked, reworded, values
+from nbformat import v4
 
-__all__ = ["CHANGED", "LOOKS_LIKE", "NOT_ATTEMPTED", "VERDICT_HEADER", "in_language",
-           "misconceptions_shown", "report_lines", "score"]
+from grader._language import ENGLISH, localized, marked
+from grader._verdict import verdict_of
+
+__all__ = ["LOOKS_LIKE", "NOT_ATTEMPTED", "misconceptions_shown", "report_lines", "score",
+           "shown_failures", "verdict_outputs"]
 
 
 def score(record: dict, points: float) -> float:
@@ -28,21 +31,20 @@ def score(record: dict, points: float) -> float:
     return round(points * record["passed"] / record["total"], 2)
 
 
-VERDICT_HEADER = "Hidden checks for"  # how the English verdict starts (``missing_verdicts``)
 _HEADER = marked("Hidden checks for {name}: {passed} of {total} passed → {score} / {points} "
                  "points", "verdict")
-# Added to the header where an instructor changed the score (``_gradebook_score``).
-CHANGED = marked(" (your instructor changed it from {auto})", "verdict")
+# Added to the header where an instructor changed the score in the gradebook.
+_CHANGED = marked(" (your instructor changed it from {auto})", "verdict")
 _INDENT, _DETAIL_INDENT = "  ", "      "
 # A line per named wrong answer the failures look like (``grader.judge._misconceptions``);
-# the instructor's table counts them (``grader.batch._misconception_report``).
+# the instructor's table counts the same names (``misconceptions_shown``).
 _LOOKS_LIKE = marked("Looks like: {mistake}", "verdict")
 LOOKS_LIKE = _INDENT + _LOOKS_LIKE.removesuffix("{mistake}")
 _NOT_ATTEMPTED = marked("not attempted yet: the answer cell is still the stub "
                         "(NotImplementedError)", "verdict")
 NOT_ATTEMPTED = _INDENT + _NOT_ATTEMPTED
-# A group of checks (one description); the forms with counts first: read back, the
-# plain form would take the count for part of the description.
+# A group of checks (one description): passed with a count, passed, failed with counts,
+# failed alone.
 _GROUPS = (marked("✓ {description} ({count} examples)", "verdict"),
            marked("✓ {description}", "verdict"),
            marked("✗ {description}: {failed} of {count} wrong", "verdict"),
@@ -80,16 +82,6 @@ def _said(template: str, language: str, **values) -> str:
     return localized(template, "verdict", language).format(**values)
 
 
-def _reworded(text: str, templates: tuple[str, ...], language: str) -> str | None:
-    """``text``, written by one of ``templates`` (English), written by ``_said`` in
-    ``language`` with the same values; ``None`` if none wrote it."""
-    for template in templates:
-        found = values(text, template)
-        if found is not None:
-            return _said(template, language, **found)
-    return None
-
-
 def _group_lines(description: str, checks: list[dict], language: str) -> list[str]:
     failed = [check for check in checks if not check["passed"]]
     passed_with_count, passed, failed_with_count, failed_alone = _GROUPS
@@ -108,61 +100,59 @@ def _group_lines(description: str, checks: list[dict], language: str) -> list[st
     return lines
 
 
-def report_lines(name: str, record: dict, points: float,
-                 language: str = ENGLISH) -> list[str]:
+def _header(name: str, record: dict, points: float, language: str,
+            given: float | None) -> str:
+    """The header line: the autograded score, or ``given`` (the gradebook's) and, where an
+    instructor changed it, from what."""
+    auto = score(record, points)
+    shown = auto if given is None else given
+    head = _said(_HEADER, language, name=name, passed=str(record["passed"]),
+                 total=str(record["total"]), score=f"{shown:g}", points=f"{points:g}")
+    changed = abs(auto - shown) >= 0.005  # a score is rounded to 2 decimals (``score``)
+    return head + _said(_CHANGED, language, auto=f"{auto:g}") if changed else head
+
+
+def _named(record: dict) -> list[str]:
+    """The misconceptions the verdict names: none for a stub (nothing was attempted)."""
+    return [] if _not_attempted(record) else list(record.get("misconceptions", []))
+
+
+def report_lines(name: str, record: dict, points: float, language: str = ENGLISH,
+                 given: float | None = None) -> list[str]:
     """What the student reads in the test cell: a line per group of hidden checks (the
     checks of one description, e.g. one per entry of a finite exercise), why the first
-    failed ones failed, then the misconceptions the failures look like."""
-    head = _said(_HEADER, language, name=name, passed=str(record["passed"]),
-                 total=str(record["total"]), score=f"{score(record, points):g}",
-                 points=f"{points:g}")
+    failed ones failed, then the misconceptions the failures look like. ``given``: the
+    gradebook's score, where it is known (a feedback page)."""
+    head = _header(name, record, points, language, given)
     if _not_attempted(record):
         return [head, _INDENT + localized(_NOT_ATTEMPTED, "verdict", language)]
     lines = [head]
     for description, checks in _groups(record["checks"]):
         lines += _group_lines(description, checks, language)
     return lines + [_INDENT + _said(_LOOKS_LIKE, language, mistake=mistake)
-                    for mistake in record.get("misconceptions", [])]
+                    for mistake in _named(record)]
+
+
+def shown_failures(record: dict) -> list[dict]:
+    """The failed checks whose detail ``report_lines`` shows, in its order."""
+    if _not_attempted(record):
+        return []
+    return [check for _, checks in _groups(record["checks"])
+            for check in [c for c in checks if not c["passed"]][:_SHOWN_FAILURES]]
 
 
 def misconceptions_shown(cell) -> list[str]:
-    """The misconceptions a graded test cell names (its ``report_lines``, in English)."""
-    text = "".join("".join(output.get("text", "")) for output in cell.get("outputs", [])
-                   if output.get("output_type") == "stream")
-    return [line.removeprefix(LOOKS_LIKE) for line in text.splitlines()
-            if line.startswith(LOOKS_LIKE)]
+    """The misconceptions a graded test cell's verdict names (its ``Looks like:`` lines),
+    read from the verdict's data (``grader._verdict``); none where the cell has none."""
+    verdict = verdict_of(cell)
+    return _named(verdict["record"]) if verdict else []
 
 
-# --- an English verdict, in another language -------------------------------------------
-
-def _header_in(line: str, language: str) -> str | None:
-    found = values(line, _HEADER + CHANGED)
-    if found is None:
-        return reworded(line, (_HEADER,), "verdict", language)
-    auto = found.pop("auto")
-    return _said(_HEADER, language, **found) + _said(CHANGED, language, auto=auto)
-
-
-def _line_in(line: str, language: str) -> str:
-    """One line of ``report_lines`` (English, as ``_gradebook_score`` left it) in
-    ``language``; a hidden check's own words (a detail line) as they are."""
-    if line.startswith(_DETAIL_INDENT):
-        more = reworded(line[len(_DETAIL_INDENT):], (_MORE,), "verdict", language)
-        return line if more is None else _DETAIL_INDENT + more
-    if line.startswith(_INDENT):
-        body = line[len(_INDENT):]
-        if body == _NOT_ATTEMPTED:
-            return _INDENT + localized(_NOT_ATTEMPTED, "verdict", language)
-        found = _reworded(body, (*_GROUPS, _LOOKS_LIKE), language)
-        return line if found is None else _INDENT + found
-    found = _header_in(line, language)
-    return line if found is None else found
-
-
-def in_language(text: str, language: str) -> str:
-    """A test cell's English verdict (``report_lines``, joined) in ``language``: the same
-    lines, each written by its template's translation with the same values."""
-    if language == ENGLISH:
-        return text
-    return "".join(_line_in(line.removesuffix("\n"), language) + line[len(line.rstrip("\n")):]
-                   for line in text.splitlines(keepends=True))
+def verdict_outputs(verdict: dict, language: str, given: float | None = None) -> list:
+    """A test cell's outputs for ``verdict`` (``verdict_of``): the report in ``language``,
+    then the score, ``given`` (the gradebook's) where known, as the cell's result."""
+    record, points = verdict["record"], float(verdict["points"])
+    lines = report_lines(verdict["exercise"], record, points, language, given)
+    shown = score(record, points) if given is None else given
+    return [v4.new_output("stream", name="stdout", text="\n".join(lines) + "\n"),
+            v4.new_output("execute_result", data={"text/plain": f"{shown:g}"})]
