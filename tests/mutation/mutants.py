@@ -60,11 +60,11 @@ MUTANTS = [
         "the judge runs the student's notebook in an nbgrader kernel first",
         "grader/bridge/_nbgrader.py",
         (('        assignment = resources["nbgrader"]["assignment"]\n'
-          '        verdict = stored_verdict(',
+          '        folder = Course.find()',
           '        assignment = resources["nbgrader"]["assignment"]\n'
           "        from nbgrader.preprocessors import Execute  # MUTANT\n"
           "        Execute(allow_errors=True).preprocess(nb, resources)\n"
-          '        verdict = stored_verdict('),),
+          '        folder = Course.find()'),),
         ("tests/test_nbgrader_bridge.py::test_student_code_never_runs_in_an_nbgrader_kernel",),
     ),
     Mutant(
@@ -181,14 +181,19 @@ MUTANTS = [
          "test_a_page_is_in_the_language_of_the_release_the_student_worked_in",),
     ),
     Mutant(
-        "an English verdict line read back by the wrong template (a count taken for words)",
-        "grader/bridge/_verdict_text.py",
-        (("_GROUPS = (marked(\"✓ {description} ({count} examples)\", \"verdict\"),\n"
-          "           marked(\"✓ {description}\", \"verdict\"),\n",
-          "_GROUPS = (marked(\"✓ {description}\", \"verdict\"),  # MUTANT\n"
-          "           marked(\"✓ {description} ({count} examples)\", \"verdict\"),\n"),),
-        ("tests/test_grading_language.py::"
-         "test_an_english_verdict_reads_back_as_the_verdict_written_in_the_language",),
+        "the feedback page shows the autograded score, not the gradebook's",
+        "grader/bridge/_feedback_verdict.py",
+        (('            given = cell.metadata.get("nbgrader", {}).get("score")\n',
+          '            given = None  # MUTANT\n'),),
+        ("tests/test_feedback_pages.py::test_the_verdict_says_the_gradebooks_score",),
+    ),
+    Mutant(
+        "missing_verdicts believes a verdict a student wrote into a test cell's metadata",
+        "grader/bridge/_nbgrader.py",
+        (('            and exercises.get(name) == verdict["record"]\n',
+          '            or True  # MUTANT\n'),),
+        ("tests/test_nbgrader_bridge.py::"
+         "test_a_verdict_a_student_forged_in_a_test_cell_is_not_believed",),
     ),
     Mutant(
         "a hub leaves the solutions readable by students",
