@@ -191,7 +191,7 @@ MUTANTS = [
         "missing_verdicts believes a verdict a student wrote into a test cell's metadata",
         "grader/bridge/_nbgrader.py",
         (('            and exercises.get(name) == verdict["record"]\n',
-          '            or True  # MUTANT\n'),),
+          '            and True  # MUTANT: the store not asked\n'),),
         ("tests/test_nbgrader_bridge.py::"
          "test_a_verdict_a_student_forged_in_a_test_cell_is_not_believed",),
     ),
