@@ -42,7 +42,8 @@ lab: setup
 lint: setup
 	$(PY) -m ruff check grader anatomy_widgets tests benchmarks deploy nbgrader_config.py
 
-# The tests run on every core (pytest-xdist), a test file to a worker so that its module
+# The tests run on every core (pytest-xdist; nbval not: lessons time things, and a lesson
+# measured beside another said anomaly mode was not twice as slow), a test file to a worker so that its module
 # fixtures are made once; those marked "alone" (GiBs of memory, or the checkout's modes
 # changed for other users) after, by themselves. TEST_WORKERS=1: one process, as before. Times: README, "Test times".
 TEST_WORKERS ?= auto
@@ -51,7 +52,7 @@ XDIST := $(if $(filter 1,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadfile)
 test: lint
 	$(PY) -m pytest tests $(XDIST) -m "not alone"
 	$(PY) -m pytest tests -m alone
-	$(PY) -m pytest -p no:cacheprovider $(XDIST) --nbval course --nbval-sanitize-with course/nbval_sanitize.cfg
+	$(PY) -m pytest -p no:cacheprovider --nbval course --nbval-sanitize-with course/nbval_sanitize.cfg
 	$(PY) tests/mutation/gate.py
 
 # Each deliberate breakage in tests/mutation/mutants.py must fail its tests (about 2 minutes).
