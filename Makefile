@@ -42,10 +42,11 @@ lab: setup
 lint: setup
 	$(PY) -m ruff check grader anatomy_widgets tests benchmarks deploy nbgrader_config.py
 
-# The tests run on every core (pytest-xdist; nbval not: lessons time things, and a lesson
-# measured beside another said anomaly mode was not twice as slow), a test file to a worker so that its module
-# fixtures are made once; those marked "alone" (GiBs of memory, or the checkout's modes
-# changed for other users) after, by themselves. TEST_WORKERS=1: one process, as before. Times: README, "Test times".
+# pytest runs on every core (pytest-xdist), a test file to a worker so that its module
+# fixtures are made once; files marked "alone" (GiBs of memory, or the checkout's modes
+# changed for other users) after, by themselves; TEST_WORKERS=1: one process. nbval runs
+# one lesson at a time: lessons time things, and beside another lesson 6 measured anomaly
+# mode under twice as slow. Times: README, "Test times".
 TEST_WORKERS ?= auto
 XDIST := $(if $(filter 1,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadfile)
 
