@@ -1,4 +1,4 @@
-"""``grader._compare``: every check's rules for right and wrong, held against torch's own.
+"""``grader.checks._compare``: every check's rules for right and wrong, held against torch's own.
 
 Numbers against math's rules; tensors against ``torch.isclose`` / ``torch.equal``
 (in float64, where the tolerance itself cannot round), on NaN, infinities,
@@ -16,7 +16,7 @@ import torch
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from grader._compare import (
+from grader.checks._compare import (
     as_plain,
     describe_tensor,
     expect_float,

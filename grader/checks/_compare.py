@@ -29,8 +29,8 @@ import torch
 
 from anatomy_widgets._language import english, translate
 
-from .checks._registry import Mismatch
-from .checks._test_cell import fill
+from ._registry import Mismatch
+from ._test_cell import fill
 
 __all__ = [
     "scalar_close",

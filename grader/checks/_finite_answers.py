@@ -14,7 +14,7 @@ import warnings
 import numpy as np
 import torch
 
-from .._compare import shares_storage
+from ._compare import shares_storage
 from ..givens.creating_tensors import EXPRESSIONS
 from ..givens.pitfalls import GROUPS, WARM_UP
 from ..givens.storage_strides import OPERATIONS

@@ -49,7 +49,7 @@ MUTANTS = [
     ),
     Mutant(
         "a NaN answer compares equal to any number",
-        "grader/_compare.py",
+        "grader/checks/_compare.py",
         (("        return math.isnan(truth) and math.isnan(value)",
           "        return True  # MUTANT"),
          ("    both_nan = mine.isnan() & torchs.isnan()",

@@ -12,7 +12,7 @@ as ``truth=``, from ``grader.hidden.oracles.autograd`` in the judge and stored
 with the public examples at release in the student's kernel (``stored=True``).
 """
 
-from ..._compare import (
+from .._compare import (
     as_plain,
     describe_tensor,
     expect_float,

@@ -14,7 +14,7 @@ public examples at release in the student's kernel (``stored=True``).
 
 import torch
 
-from ..._compare import expect_tensor, shares_storage
+from .._compare import expect_tensor, shares_storage
 from ..._errors import StudentRaised
 from ...givens.creating_tensors import EXPRESSIONS, as_numpy
 from .._digests import factory_items, is_right
@@ -136,7 +136,7 @@ def compare_factory_results(fn, expression, truth: tuple | None = None):
     told = (str(truth[0]), str(tuple(truth[1]))) if truth is not None else (None, None)
     for part, answer, item, true in zip(("dtype", "shape"), said, factory_items(expression), told):
         if not is_right("factory_results", item, answer, true):
-            # part: "dtype" or "shape", words of the catalogue (grader._compare marks them)
+            # part: "dtype" or "shape", words of the catalogue (grader.checks._compare marks them)
             raise Mismatch(fill(translate("factory_results() says {expression} has {part} "
                                           "{answer}; not on torch {version} (run it and see)",
                                           "checks"),

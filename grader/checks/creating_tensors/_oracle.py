@@ -13,7 +13,7 @@ import warnings
 import numpy as np
 import torch
 
-from ..._compare import describe_tensor
+from .._compare import describe_tensor
 from .._test_cell import fill, translate
 
 __all__ = [

@@ -16,7 +16,7 @@ examples at release in the student's kernel (``stored=True``).
 
 import torch
 
-from ..._compare import (
+from .._compare import (
     as_int,
     expect_float,
     expect_like,

@@ -9,7 +9,7 @@ exercise itself: it lives on the judge's side only
 
 import torch
 
-from ..._compare import as_plain, expect_tensor, is_tensor, shares_storage
+from .._compare import as_plain, expect_tensor, is_tensor, shares_storage
 from .._registry import Mismatch
 from .._test_cell import fill, translate
 from ._harnesses import cuda_call_harness

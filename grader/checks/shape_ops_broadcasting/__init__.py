@@ -18,7 +18,7 @@ the public examples at release in the student's kernel (``stored=True``).
 
 import torch
 
-from ..._compare import as_plain, first_difference, is_tensor, shares_storage
+from .._compare import as_plain, first_difference, is_tensor, shares_storage
 from .._registry import RAISED_LIKE_TORCH, Mismatch, public_check, result_unless_torch_raises
 from .._test_cell import fill, translate
 from ._oracle import (

@@ -10,8 +10,8 @@ counterexample; the ``expect_*`` helpers raise ``Mismatch`` with it.
 import torch
 import torch.nn.functional as F
 
-from ... import _compare
-from ..._compare import describe_tensor, expect_ints
+from .. import _compare
+from .._compare import describe_tensor, expect_ints
 
 __all__ = [
     "torch_broadcast_shape",

@@ -7,7 +7,7 @@ counterexample.
 
 import torch
 
-from ..._compare import describe_tensor, expect_tensor, shares_storage
+from .._compare import describe_tensor, expect_tensor, shares_storage
 from .._registry import Mismatch
 from .._test_cell import fill, translate
 

@@ -19,7 +19,7 @@ reverse.
 
 from pathlib import Path
 
-from grader._compare import tolerance
+from grader.checks._compare import tolerance
 from grader.checks import _public_examples, exercise_names
 from grader.checks._registry import registered
 
