@@ -7,8 +7,9 @@ where it is a torch call), ``_examples.py`` (examples the hidden checks reuse),
 ``_harnesses.py`` (code that runs next to the student's function) and, for
 pitfalls, ``_claims.py``. The modules beside the chapters (``_compare``, the one
 set of rules for right and wrong, ``_registry``, ``_local``, ``_digests``,
-``_finite_answers``, ``_public_examples``) serve them all. ``check(fn)`` finds a check by the function's name, which is the
-exercise's name everywhere (lesson, solution, release, hidden checks).
+``_finite_answers``, ``_public_examples``) serve them all. ``check(fn)`` finds a
+check by the function's name, which is the exercise's name everywhere (lesson,
+solution, release, hidden checks).
 
 Nothing a student can import computes an answer. Where an exercise's truth is
 more than a torch call (its own idiom or algorithm), its oracle lives in

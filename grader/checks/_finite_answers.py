@@ -14,11 +14,11 @@ import warnings
 import numpy as np
 import torch
 
-from ._compare import shares_storage
 from ..givens.creating_tensors import EXPRESSIONS
 from ..givens.pitfalls import GROUPS, WARM_UP
 from ..givens.storage_strides import OPERATIONS
 from . import _digests
+from ._compare import shares_storage
 from .pitfalls._claims import verdict
 
 __all__ = ["torch_view_or_copy", "torch_factory_result", "verdict", "digests", "truths", "write"]

@@ -26,8 +26,14 @@ import time
 from pathlib import Path
 
 from grader import _notebook
-from grader.checks._compare import first_difference, is_tensor, scalar_close, shares_storage, tolerance
 from grader._course import Course
+from grader.checks._compare import (
+    first_difference,
+    is_tensor,
+    scalar_close,
+    shares_storage,
+    tolerance,
+)
 from grader.hidden.wrong_answers import named_wrong_answers
 from grader.judge._replay import _random_state, _set_random_state
 from grader.student import _wire, _worker

@@ -12,6 +12,7 @@ as ``truth=``, from ``grader.hidden.oracles.autograd`` in the judge and stored
 with the public examples at release in the student's kernel (``stored=True``).
 """
 
+from ...givens.autograd import build_model
 from .._compare import (
     as_plain,
     describe_tensor,
@@ -20,7 +21,6 @@ from .._compare import (
     is_tensor,
     scalar_close,
 )
-from ...givens.autograd import build_model
 from .._registry import Mismatch, public_check
 from .._test_cell import fill, translate
 from ..storage_strides._harnesses import torch_calls_harness

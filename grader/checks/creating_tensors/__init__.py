@@ -14,9 +14,9 @@ public examples at release in the student's kernel (``stored=True``).
 
 import torch
 
-from .._compare import expect_tensor, shares_storage
 from ..._errors import StudentRaised
 from ...givens.creating_tensors import EXPRESSIONS, as_numpy
+from .._compare import expect_tensor, shares_storage
 from .._digests import factory_items, is_right
 from .._registry import Mismatch, public_check
 from .._test_cell import fill, translate

@@ -16,6 +16,7 @@ examples at release in the student's kernel (``stored=True``).
 
 import torch
 
+from ...givens.devices import ALIGN
 from .._compare import (
     as_int,
     expect_float,
@@ -25,7 +26,6 @@ from .._compare import (
     is_tensor,
     shares_storage,
 )
-from ...givens.devices import ALIGN
 from .._registry import Mismatch, public_check
 from .._test_cell import fill, translate
 from ._examples import (

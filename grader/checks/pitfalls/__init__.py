@@ -16,8 +16,8 @@ examples at release in the student's kernel (``stored=True``).
 
 import torch
 
-from .._compare import as_plain, describe_tensor, expect_float, expect_tensor, is_tensor, tolerance
 from ...givens.pitfalls import CLAIMS, GROUPS, WARM_UP
+from .._compare import as_plain, describe_tensor, expect_float, expect_tensor, is_tensor, tolerance
 from .._digests import is_right
 from .._registry import Mismatch, public_check
 from .._test_cell import fill, translate

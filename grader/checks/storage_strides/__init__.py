@@ -9,8 +9,8 @@ hypothesis-generated inputs, so public and hidden checks cannot drift apart.
 
 import torch
 
-from .._compare import expect_int, expect_ints
 from ...givens.storage_strides import OPERATIONS
+from .._compare import expect_int, expect_ints
 from .._digests import is_right
 from .._registry import RAISED_LIKE_TORCH, Mismatch, public_check, result_unless_torch_raises
 from .._test_cell import fill, translate

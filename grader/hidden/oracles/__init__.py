@@ -19,8 +19,8 @@ reverse.
 
 from pathlib import Path
 
-from grader.checks._compare import tolerance
 from grader.checks import _public_examples, exercise_names
+from grader.checks._compare import tolerance
 from grader.checks._registry import registered
 
 from . import autograd, creating_tensors, devices, pitfalls, shape_ops_broadcasting
