@@ -14,6 +14,8 @@ import io
 import sys
 import traceback as tb
 
+from .._errors import Mismatch
+
 __all__ = ["Mismatch", "NotAttempted", "checking", "fill", "translate"]
 
 
@@ -61,15 +63,6 @@ def fill(template: str, **values) -> str:
             piece = piece[:-1]
         text += piece
     return text
-
-
-class Mismatch(AssertionError):
-    """The student's answer disagrees with torch on a concrete input."""
-
-    def _render_traceback_(self) -> list[str]:
-        """What IPython shows for it: the counterexample, without the checks' own frames
-        (IPython's protocol for an exception that renders itself)."""
-        return [f"{type(self).__name__}: {self}"]
 
 
 class NotAttempted(NotImplementedError):

@@ -6,7 +6,7 @@ against them (nothing is run). The hidden checks enforce the same rules on
 the submitted code.
 """
 
-from ..checks import Mismatch
+from .._errors import Mismatch
 from ._puzzle_rules import Rules, source_of, violations
 
 __all__ = ["RULES", "check_rules", "show_rules"]
