@@ -16,6 +16,14 @@ import torch
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from grader.checks import (
+    autograd,
+    creating_tensors,
+    devices,
+    pitfalls,
+    storage_strides,
+)
+from grader.checks import shape_ops_broadcasting as shapes
 from grader.checks._compare import (
     as_plain,
     describe_tensor,
@@ -29,14 +37,6 @@ from grader.checks._compare import (
     shares_storage,
     tolerance,
 )
-from grader.checks import (
-    autograd,
-    creating_tensors,
-    devices,
-    pitfalls,
-    storage_strides,
-)
-from grader.checks import shape_ops_broadcasting as shapes
 from grader.checks._local import LocalFunction
 from grader.checks._registry import Mismatch
 from grader.checks.creating_tensors import _oracle as creating_tensors_oracle

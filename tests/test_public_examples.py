@@ -19,8 +19,8 @@ import torch
 from conftest import COURSE, ROOT, solution_namespace
 
 from grader import check, cli
-from grader.checks._compare import first_difference, scalar_close, tolerance
 from grader.checks import Mismatch, NotAttempted, _finite_answers, _public_examples, exercise_names
+from grader.checks._compare import first_difference, scalar_close, tolerance
 from grader.checks._registry import registered
 from grader.hidden.oracles import ORACLES, public_examples, write_public_examples
 from grader.hidden.wrong_answers import named_wrong_answers
