@@ -62,7 +62,7 @@ def _attacks(targets: dict) -> dict[str, tuple[list[str], int]]:
             "sys.modules['torch'] = types.SimpleNamespace(equal=lambda *a: True)\n"
             "sys.modules['grader'] = None", WRONG], 0),
         "grader's own functions patched": ([
-            "import grader.student._wire as w, grader.student._worker as k\n"
+            "import grader._wire as w, grader.student._worker as k\n"
             "w.encode = lambda value, shared=(): value.tolist()\n"
             "k._describe = lambda exc: {'status': 'ok', 'value': None}", WRONG], 0),
         "object equal to everything": ([

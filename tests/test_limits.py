@@ -18,6 +18,7 @@ from conftest import ROOT
 
 from grader import cli
 from grader._errors import StudentCrashed, StudentTimeout
+from grader._wire import MAX_FRAME_BYTES, WireError, receive
 from grader.judge._remote import (
     CELL_OUTPUT_LIMIT,
     NOTEBOOK_OUTPUT_LIMIT,
@@ -25,7 +26,6 @@ from grader.judge._remote import (
     configured_student,
 )
 from grader.student import _sandbox
-from grader.student._wire import MAX_FRAME_BYTES, WireError, receive
 
 RESERVE_LIKE_CUDA = """
 import ctypes

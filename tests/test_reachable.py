@@ -27,11 +27,11 @@ from conftest import COURSE, ROOT
 from reachable import probe
 
 from grader import _notebook
+from grader._harness import harness_source
 from grader.checks import exercise_names
 from grader.checks._registry import registered
 from grader.judge import _judge_server
 from grader.judge._judge_server import judge
-from grader.student._harness import harness_source
 
 CHECKS = Path(__file__).parent / "hostile" / "checks_double.py"
 RIGHT = "def double(x):\n    return x * 2\n"
@@ -43,9 +43,9 @@ MACHINERY = {
     "grader.judge", "grader.judge._cuda_probe", "grader.judge._describe",
     "grader.judge._memory_watch",
     "grader.judge._judge", "grader.judge._judge_server", "grader.judge._plugin",
-    "grader.judge._remote", "grader.judge._replay", "grader.student", "grader.student._harness",
+    "grader.judge._remote", "grader.judge._replay", "grader.student", "grader._harness",
     "grader.student._landlock", "grader.student._libc", "grader.student._namespaces",
-    "grader.student._sandbox", "grader.student._syscalls", "grader.student._wire",
+    "grader.student._sandbox", "grader.student._syscalls", "grader._wire",
     "grader.student._worker", "grader.student._zygote",
 }
 

@@ -8,7 +8,7 @@ patch the oracle.
 import builtins
 
 from grader._errors import MissingDefinition, StudentRaised
-from grader.student._harness import load_harness
+from grader._harness import load_harness
 
 __all__ = ["LocalFunction", "LocalStudent", "call_local"]
 
@@ -40,7 +40,7 @@ class LocalFunction:
         The copies go through the wire as in grading (same sharing, layout and
         limits), so local and graded runs see the same; the arguments stay as they were.
         """
-        from grader.student import _wire
+        from grader import _wire
 
         args_after, kwargs_after = _wire.decode(_wire.encode([list(args), kwargs]))
         result = call_local(self._fn, *args_after, **kwargs_after)

@@ -11,7 +11,7 @@ the answer, like a docstring's example, for that input and no other. The judge
 never reads these files: it asks the oracles, on every input it draws.
 
 One JSON file per exercise, ``public_examples/<exercise>.json``, in the wire's
-format (``grader.student._wire``: plain data, dtypes, and CPU or meta tensors with
+format (``grader._wire``: plain data, dtypes, and CPU or meta tensors with
 their layout; no pickle). A test checks them against the oracles
 (``tests/test_public_examples.py``).
 """
@@ -33,7 +33,7 @@ def save(name: str, cases: list[tuple[tuple, dict]], folder: Path | None = None)
     check will pass them to its comparison."""
     import torch
 
-    from grader.student import _wire
+    from grader import _wire
 
     path = _path(name, folder)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -53,7 +53,7 @@ def save(name: str, cases: list[tuple[tuple, dict]], folder: Path | None = None)
 def load(name: str, folder: Path | None = None) -> list[tuple[tuple, dict]]:
     """``name``'s examples as stored at release, fresh objects on every call (a function
     that writes to its input changes nothing for the next check)."""
-    from grader.student import _wire
+    from grader import _wire
 
     path = _path(name, folder)
     if not path.is_file():

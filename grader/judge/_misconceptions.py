@@ -25,7 +25,7 @@ import threading
 import time
 from pathlib import Path
 
-from grader import _notebook
+from grader import _notebook, _wire
 from grader._course import Course
 from grader.checks._compare import (
     first_difference,
@@ -36,7 +36,7 @@ from grader.checks._compare import (
 )
 from grader.hidden.wrong_answers import named_wrong_answers
 from grader.judge._replay import _random_state, _set_random_state
-from grader.student import _wire, _worker
+from grader.student import _worker
 
 __all__ = ["BUDGET_SECONDS", "name_misconceptions", "same_answer"]
 

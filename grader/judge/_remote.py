@@ -18,6 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from grader import _wire
 from grader._course import Course
 from grader._errors import (
     MissingDefinition,
@@ -27,10 +28,10 @@ from grader._errors import (
     StudentTimeout,
     UngradableResult,
 )
+from grader._harness import harness_source
 from grader.judge._describe import describe_call
 from grader.judge._memory_watch import MemoryWatch
-from grader.student import _sandbox, _wire
-from grader.student._harness import harness_source
+from grader.student import _sandbox
 from grader.student._zygote import zygote
 
 __all__ = ["RemoteStudent", "configured_student", "CELL_OUTPUT_LIMIT", "NOTEBOOK_OUTPUT_LIMIT",

@@ -74,7 +74,7 @@ def new_exercise(course: Course, assignment: str, name: str,
                  "check is registered with stored=True and takes truth=, and `make "
                  "release` stores its examples' answers",
                  "a fact that cannot cross the wire (a graph, a .grad, a callable) needs a "
-                 "harness: grader/student/_harness.py; see fn.harness(...) in "
+                 "harness: grader/_harness.py; see fn.harness(...) in "
                  "grader/checks/autograd/__init__.py"]),
         Written(places["hidden"], _hidden_text(texts["hidden"], assignment, name, number),
                 f"test_{name}_1 to test_{name}_{HIDDEN_STUBS}, marked "

@@ -13,7 +13,7 @@ import io
 import os
 import random
 
-from grader.student import _wire
+from grader import _wire
 
 OUTPUT_LIMIT = 10_000  # characters of a cell's printed output kept for feedback
 

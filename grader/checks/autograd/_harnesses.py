@@ -2,7 +2,7 @@
 
 A graph, a ``.grad`` after ``backward`` and a callable handed to the student
 cannot cross the wire, so these functions run where the student's function
-lives (see ``grader.student._harness``). Only their source travels: each imports what
+lives (see ``grader._harness``). Only their source travels: each imports what
 it needs in its body and uses no globals. They report facts (values, grads,
 node names, batch sizes); every verdict is the judge's, against torch.
 """

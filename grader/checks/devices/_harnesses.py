@@ -2,7 +2,7 @@
 
 A timing function's calls to the clock and to ``synchronize`` cannot cross the
 wire, and neither can a CUDA tensor, so these functions run where the
-student's function lives (see ``grader.student._harness``). Only their source travels:
+student's function lives (see ``grader._harness``). Only their source travels:
 each imports what it needs in its body and uses no globals. They report facts
 (events, device types, values copied back to the CPU); every verdict is the
 judge's.

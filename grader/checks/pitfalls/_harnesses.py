@@ -1,7 +1,7 @@
 """Harnesses for chapter 6 (pitfalls): run beside the student's function.
 
 A graph cannot cross the wire, so these run where the student's function lives
-(see ``grader.student._harness``). Both hand it copies of the arguments as leaves that
+(see ``grader._harness``). Both hand it copies of the arguments as leaves that
 require grad, whatever flags the arguments arrived with.
 ``training_harness`` also reports, for each part of the answer, its value and
 how many autograd nodes hang behind it. Only their source travels: each

@@ -1,7 +1,7 @@
 """Harnesses for chapter 1 (storage and strides): facts gathered beside the student's function.
 
 Which torch functions a student's function calls cannot cross the wire, so this
-runs where the student's function lives (see ``grader.student._harness``). Only
+runs where the student's function lives (see ``grader._harness``). Only
 its source travels: it imports what it needs in its body and uses no globals. It
 reports facts (the answer, the names of the torch functions called); the verdict
 is the judge's, against torch.
