@@ -34,11 +34,11 @@ from grader.givens._puzzle_rules import (
     violations,
 )
 from grader.givens.shape_ops_broadcasting import RULES
+from grader.hidden._examples import exercises_checked_by_examples
 from grader.hidden.oracles import shape_ops_broadcasting as oracle
 from grader.hidden.oracles import truth_for
 from grader.hidden.strategies import shape_ops_broadcasting as cs
 from grader.hidden.strategies import shared as gs
-from grader.judge._plugin import exercises_checked_by_examples, student_code_cells
 
 # Each call of a student's function is a round trip to another process:
 # examples per test keep the whole file near 1,000 calls for a right answer.
@@ -51,43 +51,27 @@ FEW = 30
 class _Vetted:
     """The puzzles' definitions from the notebook, checked, running in a clean worker."""
 
-    def __init__(self, cells: list[str], local: bool):
+    def __init__(self, cells: list[str], start):
         self.problems, sources = {}, []
         for name, rules in RULES.items():
             fn = find_definition(cells, name)
             self.problems[name] = violations(fn, name, rules)
             if self.problems[name] is None:
                 sources.append(vetted_source(fn, rules))
-        self._cells, self._local = ["import torch", *sources], local
-        self._student, self._remote = None, None
+        self._cells, self._start, self._student = ["import torch", *sources], start, None
 
     def function(self, name: str):
         if self.problems[name]:
             raise Mismatch(self.problems[name])
         if self._student is None:
-            if self._local:
-                from grader.checks._local import LocalStudent
-
-                self._student = LocalStudent.from_source("\n\n".join(self._cells))
-            else:
-                from grader.judge._remote import configured_student
-
-                # The instructor's time limits, as for every other call of the notebook.
-                self._student = self._remote = configured_student(self._cells)
-                self._remote.start()
+            # A process of its own (the plugin's start_student), closed with the session.
+            self._student = self._start(self._cells)
         return getattr(self._student, name)
-
-    def close(self):
-        if self._remote is not None:
-            self._remote.close()
 
 
 @pytest.fixture(scope="session")
-def vetted(request):
-    puzzles = _Vetted(student_code_cells(request),
-                      bool(request.config.getoption("--student-local")))
-    request.addfinalizer(puzzles.close)
-    return puzzles
+def vetted(student_cells, start_student):
+    return _Vetted(student_cells, start_student)
 
 
 def _puzzle(name):

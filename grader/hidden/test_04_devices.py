@@ -34,10 +34,10 @@ from grader.checks.devices._examples import (
     to_device_examples,
     unpack_examples,
 )
+from grader.hidden._examples import exercises_checked_by_examples
 from grader.hidden.oracles import devices as oracle
 from grader.hidden.oracles import truth_for
 from grader.hidden.strategies import devices as ds
-from grader.judge._plugin import exercises_checked_by_examples
 
 # Each call of a student's function may be a round trip to another process:
 # examples per test keep the whole file near 800 calls for a right answer.

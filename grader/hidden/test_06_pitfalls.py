@@ -24,10 +24,10 @@ from grader.checks import pitfalls as ch
 from grader.checks._finite_answers import verdict
 from grader.checks._registry import registered
 from grader.givens.pitfalls import GROUPS
+from grader.hidden._examples import exercises_checked_by_examples
 from grader.hidden.oracles import pitfalls as oracle
 from grader.hidden.oracles import truth_for
 from grader.hidden.strategies import pitfalls as ps
-from grader.judge._plugin import exercises_checked_by_examples
 
 # Each call of a student's function may be a round trip to another process:
 # examples per test keep the whole file near 550 calls for a right answer.

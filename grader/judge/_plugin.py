@@ -14,11 +14,10 @@ import pytest
 from hypothesis import HealthCheck, Phase, settings
 
 from grader import _notebook
-from grader.checks._registry import registered
 from grader.judge import _remote
 from grader.judge._describe import describe_failure
 
-__all__ = ["Grading", "exercises_checked_by_examples", "student_code_cells"]
+__all__ = ["Grading", "student_code_cells"]
 
 _GRADING = pytest.StashKey()  # the run's Grading, for the fixture
 
@@ -83,6 +82,34 @@ class Grading:
         request.addfinalizer(grading.remote.close)
         grading.remote.start()
         return grading.remote
+
+    @pytest.fixture(scope="session")
+    @classmethod
+    def student_cells(cls, request) -> list[str]:
+        """The notebook's code cells, for a hidden check that vets them before any runs."""
+        return student_code_cells(request)
+
+    @pytest.fixture(scope="session")
+    @classmethod
+    def start_student(cls, request):
+        """``start(cells)``: a student's process of its own, running ``cells`` with the
+        instructor's time limits (in this process under ``--student-local``), closed when
+        the session ends. Here, so that the hidden checks import nothing of the judge."""
+        local = request.config.getoption("--student-local")
+
+        def start(cells: list[str]):
+            if local:
+                from grader.checks._local import LocalStudent
+
+                return LocalStudent.from_source("\n\n".join(cells))
+            from grader.judge._remote import configured_student
+
+            remote = configured_student(cells)
+            request.addfinalizer(remote.close)
+            remote.start()
+            return remote
+
+        return start
 
     def pytest_collection_modifyitems(self, items):
         for item in items:
@@ -158,19 +185,3 @@ def student_code_cells(request) -> list[str]:
     if not path:
         pytest.skip("hidden checks need --student-code")
     return _notebook.code_cells(_notebook.load(Path(path)))
-
-
-def exercises_checked_by_examples(hidden_file: str) -> list:
-    """One pytest param per exercise of this hidden file's chapter whose public examples
-    also count, marked with its exercise: every exercise with a public check, but those
-    with a finite answer (judged item by item, against torch's own answers).
-
-    Derived from the check registry, so a new exercise's examples count without a list
-    to keep: ``test_<nn>_<chapter>.py`` names the chapter whose checks it imported.
-    """
-    from grader.checks._digests import finite_exercises  # not in the zygote's memory
-
-    chapter = Path(hidden_file).stem.split("_", 2)[2]
-    names = [name for name, entry in registered().items()
-             if entry.chapter == chapter and name not in finite_exercises()]
-    return [pytest.param(name, id=name, marks=pytest.mark.exercise(name)) for name in names]
