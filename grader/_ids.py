@@ -49,6 +49,8 @@ def id_problem(student_id: str) -> str | None:
         return "the id starts with a formula sign (= + - @)"
     if MARKUP & set(student_id):
         return "the id holds a markup or path character"
+    if student_id in (".", ".."):  # a folder name meaning this folder or its parent
+        return "the id is a path character (. or ..)"
     if unicodedata.normalize("NFKC", student_id) != student_id:
         return "the id is not in Unicode normal form (NFKC)"
     if len({_script(c) for c in student_id} - {""}) > 1:

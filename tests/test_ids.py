@@ -11,7 +11,8 @@ REFUSED = {  # id → a word of the reason
     "": "empty", " amy": "space", "amy ": "space", "rt3\u200bamy": "invisible",
     "ada\x1b[2K": "control", "=HYPERLINK(1)": "formula", "+1": "formula", "-x": "formula",
     "@x": "formula", "<img src=x onerror=alert(1)>": "space", "a<b": "markup",
-    "../ada": "markup", "ｒt3amy": "normal form", "rt3аmy": "scripts", "x" * 129: "longer",
+    "../ada": "markup", ".": "path", "..": "path",
+    "ｒt3amy": "normal form", "rt3аmy": "scripts", "x" * 129: "longer",
 }
 
 

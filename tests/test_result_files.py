@@ -197,5 +197,5 @@ def test_a_hostile_id_writes_nothing_and_nothing_outside_the_folder(instructor):
                        for platform in ("gradescope", "prairielearn")
                        for student in ("ada", "grace")]
     said = (instructor / "stderr.txt").read_text()
-    assert "'..', 'a1': the name is . or .." in said
+    assert "'..', 'a1': the id is a path character (. or ..)" in said
     assert "several scripts" in said

@@ -56,9 +56,7 @@ def _safe(text: object, limit: int) -> str:
 
 def _path_problem(name: str) -> str | None:
     """Why ``name`` (a student id, an assignment) cannot be a folder name; None if it can."""
-    if name in (".", ".."):  # id_problem allows dots: '..' would climb out of the folder
-        return "the name is . or .."
-    return id_problem(name)
+    return id_problem(name)  # refuses '/', '.' and '..': none climbs out of the folder
 
 
 def _autograded(folder: Path) -> tuple[dict[str, float], dict[str, dict]]:
