@@ -11,8 +11,9 @@ screen reader says) carries it.
 from __future__ import annotations
 
 import math
-import unicodedata
 from functools import lru_cache
+
+from ._language import columns
 
 __all__ = [
     "CHAR_EM", "MIN_FONT", "PAD", "columns", "text_width", "fit_font", "fit_text", "box_for",
@@ -22,13 +23,6 @@ __all__ = [
 CHAR_EM = 0.62
 MIN_FONT = 7  # px; smaller digits are a blur on a 96 dpi screen
 PAD = 2  # px kept clear on each side of a label inside its box
-
-
-def columns(text: str) -> int:
-    """Monospace columns ``text`` takes: two for a wide (CJK) character, one for any other."""
-    if text.isascii():  # English: every label of the English pictures, at no cost
-        return len(text)
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 
 def text_width(text: str, font: int) -> float:

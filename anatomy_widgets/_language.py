@@ -20,17 +20,21 @@ gettext ``.po`` files, read once each, when first needed:
 
 An entry marked fuzzy (its English changed since it was translated) is not used: the
 English is shown until a translator clears it, as gettext's ``msgfmt`` does.
+
+The width of text is one rule for every caller, the widgets' labels and the grader's
+tables and templates alike (``is_wide``, ``columns``, ``written_without_spaces``).
 """
 
 from __future__ import annotations
 
 import os
 import re
+import unicodedata
 from functools import cache
 from pathlib import Path
 
-__all__ = ["ENGLISH", "ENVIRONMENT", "SAY", "english", "language", "languages", "read_po",
-           "say", "translate", "words"]
+__all__ = ["ENGLISH", "ENVIRONMENT", "SAY", "columns", "english", "is_wide", "language",
+           "languages", "read_po", "say", "translate", "words", "written_without_spaces"]
 
 ENVIRONMENT = "TENSOR_ANATOMY_LANG"
 ENGLISH = "en"
@@ -65,6 +69,31 @@ def language() -> str:
     others = languages()[1:]
     return next((folder.name for folder in (here, *here.parents) if folder.name in others),
                 ENGLISH)
+
+
+# --- the width of text ---------------------------------------------------------------------
+
+def is_wide(char: str) -> bool:
+    """Whether ``char`` takes two columns of a monospace font: Unicode's East Asian Width
+    W or F (UAX #11), i.e. every CJK ideograph (extensions included), hiragana, katakana,
+    hangul, and the full-width forms and ideographic punctuation (，：（）。「」); half-width
+    katakana (ｱ) and half-width forms take one."""
+    return unicodedata.east_asian_width(char) in "WF"
+
+
+def columns(text: str) -> int:
+    """Monospace columns ``text`` takes: two for a wide character (``is_wide``), one for any
+    other."""
+    if text.isascii():  # English: every label of the English pictures, at no cost
+        return len(text)
+    return sum(2 if is_wide(c) else 1 for c in text)
+
+
+def written_without_spaces(char: str) -> bool:
+    """Whether ``char`` belongs to writing that puts no space between words: a wide
+    character (Chinese, Japanese, full-width punctuation), except hangul, since Korean
+    separates its words with spaces."""
+    return is_wide(char) and not unicodedata.name(char, "").startswith("HANGUL")
 
 
 # --- catalogues ---------------------------------------------------------------------------

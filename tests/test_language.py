@@ -16,7 +16,7 @@ import pytest
 from babel.messages.pofile import read_po as babel_read_po
 from conftest import ROOT, solution_namespace
 
-from anatomy_widgets import _language
+from anatomy_widgets import _labels, _language
 from anatomy_widgets._language import ENVIRONMENT, language, read_po, translate
 from grader.checks._test_cell import fill
 
@@ -160,8 +160,43 @@ def test_a_kernel_in_a_zh_cn_folder_speaks_chinese(tmp_path):
 ])
 def test_fill_drops_a_template_space_only_between_chinese_words(template, values, said):
     assert fill(template, **values) == said
-    if not re.search(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]", template):
+    if template.isascii():
         assert said == template.format(**values)  # English: exactly format's
+
+
+# A third language: Japanese is written without spaces (kana as well as kanji), Korean
+# puts a space between words although hangul is as wide as Chinese.
+@pytest.mark.parametrize("template, values, said", [
+    ("{subject} は {value} です", {"subject": "あなたの結果", "value": "ひらがな"},
+     "あなたの結果はひらがなです"),                         # hiragana on both sides
+    ("{subject} は {value}", {"subject": "f(1)：カタカナ", "value": "テンソル"},
+     "f(1)：カタカナはテンソル"),                             # katakana
+    ("{subject} は {value}", {"subject": "w.grad", "value": (1, 2)},
+     "w.grad は (1, 2)"),                                    # code: its spaces kept
+    ("{subject} 는 {value} 입니다", {"subject": "결과", "value": "텐서"},
+     "결과 는 텐서 입니다"),                                  # Korean: every space kept
+])
+def test_fill_joins_japanese_words_and_keeps_koreans_spaces(template, values, said):
+    assert fill(template, **values) == said
+
+
+@pytest.mark.parametrize("text, width", [
+    ("stride", 6), ("步长", 4), ("𠀀", 2),                   # ideographs, extension B too
+    ("ひらがな", 8), ("カタカナ", 8), ("ｶﾀｶﾅ", 4),            # half-width katakana: one each
+    ("텐서", 4), ("，：（）。「」", 14), ("·é", 2),
+])
+def test_a_wide_character_takes_two_columns_in_every_east_asian_script(text, width):
+    assert _language.columns(text) == width
+    assert _labels.columns is _language.columns  # one rule: the widgets' labels count so
+
+
+def test_the_points_table_lines_up_names_in_kana_and_hangul():
+    from grader.batch._dry_run import points_table
+
+    names = ("ストライド", "텐서", "f")  # 10, 4 and 1 columns
+    record = {"passed": 1, "total": 1}
+    lines = points_table({"exercises": dict.fromkeys(names, record)}, {})
+    assert lines[:3] == ["ストライド  1 / 1", "텐서        1 / 1", "f           1 / 1"]
 
 
 # -- a public check's counterexample, in Chinese --------------------------------------------

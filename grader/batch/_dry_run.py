@@ -16,7 +16,7 @@ import os
 import sys
 from pathlib import Path
 
-from anatomy_widgets._labels import columns
+from anatomy_widgets._language import columns
 from grader import _language, _notebook
 from grader._course import Course
 from grader._language import ENGLISH, localized, marked
@@ -32,7 +32,7 @@ AT_GRADING = marked("decided at grading: a dry run says nothing of a finite exer
 
 
 def _padded(text: str, width: int) -> str:
-    """``text`` left-aligned in ``width`` monospace columns (a CJK character takes two)."""
+    """``text`` left-aligned in ``width`` monospace columns (a wide character takes two)."""
     return text + " " * (width - columns(text))
 
 

@@ -23,11 +23,10 @@ student was not given: the Markdown comes from their own language's release, and
 every verdict line says what the English line says.
 """
 
-import unicodedata
-
 from nbconvert.preprocessors import Preprocessor
 from traitlets import Bool
 
+from anatomy_widgets._language import is_wide
 from grader import _language
 from grader._course import Course
 from grader._language import ENGLISH, KEY, localized, marked
@@ -95,7 +94,7 @@ def _before_a_value(label: str, language: str) -> str:
     """``label`` (it ends in a colon) translated, with the space English puts after it; a
     full-width colon (``得分：``) has its own."""
     said = localized(label, "page", language)
-    return said if unicodedata.east_asian_width(said[-1]) in "WF" else said + " "
+    return said if is_wide(said[-1]) else said + " "
 
 
 def page_in_language(html: str, language: str) -> str:

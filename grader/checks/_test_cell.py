@@ -27,15 +27,11 @@ def translate(text: str, context: str) -> str:
     return in_language(text, context)
 
 
-def _wide(char: str) -> bool:
-    """A Chinese character or a full-width mark (，：；（）。), written without spaces around."""
-    return "\u3000" <= char <= "\u303f" or "\u3400" <= char <= "\u9fff" \
-        or "\uff00" <= char <= "\uffef"
-
-
 def fill(template: str, **values) -> str:
     """``template.format(**values)``, less each space of the template that, once a field is
-    filled in, stands between two wide characters (``_wide``).
+    filled in, stands between two characters of writing without spaces between words
+    (``anatomy_widgets._language.written_without_spaces``: Chinese, Japanese, full-width
+    marks; not Korean).
 
     A translation keeps a space beside a field that may hold code or a word: the space
     belongs beside code (``w.grad 是``) and not beside a Chinese word (``你的结果是``).
@@ -44,6 +40,8 @@ def fill(template: str, **values) -> str:
     every value, is exactly ``format``'s.
     """
     import string  # here: the graded student's process holds only what it runs on
+
+    from anatomy_widgets._language import written_without_spaces as joined
 
     formatter, pieces = string.Formatter(), []  # (text, written by the template)
     for literal, field, spec, conversion in formatter.parse(template):
@@ -56,10 +54,10 @@ def fill(template: str, **values) -> str:
     for at, (piece, ours) in enumerate(pieces):
         after = next((p[0][:1] for p in pieces[at + 1:] if p[0]), "")
         if ours and len(piece) > 1 and piece[0] == " " and text and \
-                _wide(text[-1]) and _wide(piece[1]):
+                joined(text[-1]) and joined(piece[1]):
             piece = piece[1:]
         if ours and len(piece) > 1 and piece[-1] == " " and after and \
-                _wide(piece[-2]) and _wide(after):
+                joined(piece[-2]) and joined(after):
             piece = piece[:-1]
         text += piece
     return text
