@@ -17,6 +17,7 @@ from grader._ids import terminal_safe
 from grader.batch import _gradebook, _student_ids, _triage
 from grader.batch._misconception_report import write_misconception_report
 from grader.batch._parallel import judge_batch
+from grader.batch._regrade import previous_verdicts, report_regrade
 from grader.batch._report import plot_scores
 from grader.bridge._steps import NbgraderSteps
 
@@ -92,6 +93,8 @@ def _grade(course: Course, assignments: list[str], jobs: int | None,
     problems = {a: _triage.triage(course.instructor / "submitted", a,
                                   course.release_notebook(a), skip=refused) for a in assignments}
     not_judged = {a: {*problems[a], *refused} for a in assignments}
+    # Read before nbgrader overwrites them: what the regrade report compares with.
+    before = previous_verdicts(course.instructor, assignments)
     failed, through = [], collections.defaultdict(set)
     steps = functools.cache(lambda: NbgraderSteps(course, course.instructor / "release"))
 
@@ -111,6 +114,7 @@ def _grade(course: Course, assignments: list[str], jobs: int | None,
         steps().report(assignment, len(students))
         failed.extend(_verify_and_summarize(course, assignment, problems[assignment]))
         failed.extend(_report_refused(course, assignment, refused))
+        report_regrade(course, assignment, before[assignment])
 
     parallel = jobs != 1 or scheduler
     if parallel and "overlap" in speed_pieces_off():  # benched: nbgrader after judging
