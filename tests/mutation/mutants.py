@@ -383,4 +383,20 @@ MUTANTS = [
         ("tests/test_result_files.py::"
          "test_the_scores_are_the_gradebooks_a_score_changed_by_hand_included",),
     ),
+    Mutant(
+        "the width rule back to Chinese ideographs only: kana and hangul one column",
+        "anatomy_widgets/_language.py",
+        (('    return unicodedata.east_asian_width(char) in "WF"\n',
+          '    return "\\u3000" <= char <= "\\u303f" or "\\u3400" <= char <= "\\u9fff"'
+          '  # MUTANT\n'),),
+        ("tests/test_language.py::test_the_points_table_lines_up_names_in_kana_and_hangul",
+         "tests/test_language.py::test_fill_joins_japanese_words_and_keeps_koreans_spaces"),
+    ),
+    Mutant(
+        "fill() joins hangul too: a Korean template loses the spaces between its words",
+        "anatomy_widgets/_language.py",
+        (('    return is_wide(char) and not unicodedata.name(char, "").startswith("HANGUL")\n',
+          '    return is_wide(char)  # MUTANT\n'),),
+        ("tests/test_language.py::test_fill_joins_japanese_words_and_keeps_koreans_spaces",),
+    ),
 ]
