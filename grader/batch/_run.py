@@ -14,7 +14,7 @@ from pathlib import Path
 from grader import _notebook
 from grader._course import Course, speed_pieces_off
 from grader._ids import terminal_safe
-from grader.batch import _gradebook, _student_ids, _triage
+from grader.batch import _gradebook, _phases, _student_ids, _triage
 from grader.batch._misconception_report import write_misconception_report
 from grader.batch._parallel import judge_batch
 from grader.batch._regrade import previous_verdicts, report_regrade
@@ -88,15 +88,19 @@ def one_grader_at_a_time(instructor: Path):
 
 def _grade(course: Course, assignments: list[str], jobs: int | None,
            scheduler: str | None) -> int:
-    # A refused id's submissions are never read, judged, or put in the gradebook.
-    refused = _student_ids.check_ids(course.instructor / "submitted", assignments)
-    problems = {a: _triage.triage(course.instructor / "submitted", a,
-                                  course.release_notebook(a), skip=refused) for a in assignments}
+    phases = _phases.Phases()  # each phase's seconds: grading_phases.json, for the bench
+    with phases.timed("triage"):
+        # A refused id's submissions are never read, judged, or put in the gradebook.
+        refused = _student_ids.check_ids(course.instructor / "submitted", assignments)
+        problems = {a: _triage.triage(course.instructor / "submitted", a,
+                                      course.release_notebook(a), skip=refused)
+                    for a in assignments}
     not_judged = {a: {*problems[a], *refused} for a in assignments}
     # Read before nbgrader overwrites them: what the regrade report compares with.
     before = previous_verdicts(course.instructor, assignments)
     failed, through = [], collections.defaultdict(set)
-    steps = functools.cache(lambda: NbgraderSteps(course, course.instructor / "release"))
+    steps = functools.cache(lambda: NbgraderSteps(course, course.instructor / "release",
+                                                  timed=phases.timed))
 
     def register_releases() -> None:  # needs no verdict: done while the cluster starts
         failed.extend(f"generate_assignment {a}" for a in assignments
@@ -111,22 +115,27 @@ def _grade(course: Course, assignments: list[str], jobs: int | None,
         # The rest: judged in an earlier run, ungradable, or judged by nbgrader now.
         students = _students(_submitted(course, assignment, refused))
         through_nbgrader(assignment, students)
-        steps().report(assignment, len(students))
-        failed.extend(_verify_and_summarize(course, assignment, problems[assignment]))
-        failed.extend(_report_refused(course, assignment, refused))
-        report_regrade(course, assignment, before[assignment])
+        with phases.timed("reports"):
+            steps().report(assignment, len(students))
+            failed.extend(_verify_and_summarize(course, assignment, problems[assignment]))
+            failed.extend(_report_refused(course, assignment, refused))
+            report_regrade(course, assignment, before[assignment])
 
     parallel = jobs != 1 or scheduler
     if parallel and "overlap" in speed_pieces_off():  # benched: nbgrader after judging
-        _judge_ahead(course, assignments, jobs, scheduler, not_judged, None, None)
+        with phases.remainder("judging"):
+            _judge_ahead(course, assignments, jobs, scheduler, not_judged, None, None)
         parallel = False
     if parallel:
         # Imported before the nbgrader lane starts: while one thread imports distributed,
         # another thread importing it sees it half-initialised (ImportError, a flaky run).
-        import distributed  # noqa: F401
+        with phases.timed("judging"):
+            import distributed  # noqa: F401
     # nbgrader's steps, one core's work, in a thread of their own: each notebook
     # as soon as it is judged, while the cluster judges the rest.
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="nbgrader") as lane:
+    # Judging is what the run spends meanwhile, less the lane's (``_phases``).
+    with phases.remainder("judging"), \
+            ThreadPoolExecutor(max_workers=1, thread_name_prefix="nbgrader") as lane:
         queued = [lane.submit(register_releases)]
         if parallel:
             _judge_ahead(course, assignments, jobs, scheduler, not_judged,
@@ -137,9 +146,13 @@ def _grade(course: Course, assignments: list[str], jobs: int | None,
             queued += [lane.submit(finish, a) for a in assignments]
         for step in queued:
             step.result()
-    failed += [] if steps().export(course.instructor / "grades.csv") else ["export"]
-    print(f"CSV: {course.instructor / 'grades.csv'}   feedback: {course.instructor / 'feedback'}")
-    export_for_lms(course)
+    with phases.timed("export"):
+        failed += [] if steps().export(course.instructor / "grades.csv") else ["export"]
+        print(f"CSV: {course.instructor / 'grades.csv'}   "
+              f"feedback: {course.instructor / 'feedback'}")
+        export_for_lms(course)
+    phases.write(course.instructor / "reports" / "grading_phases.json",
+                 notebooks=sum(len(_submitted(course, a)) for a in assignments))
     if failed:
         print(terminal_safe(f"FAILED steps: {', '.join(failed)} (see the log above)"),
               file=sys.stderr)  # a step names its student
@@ -217,11 +230,14 @@ def _unjudged_notebooks(course: Course, assignment: str) -> list[str]:
     """Autograded notebooks with a test cell that our judge did not fill in: its verdict
     is believed only where the verdict store (no student can write it) holds the same."""
     from grader.batch._verdicts import stored_verdict
+    from grader.bridge._variants import variants_of
 
     found = []
     for path in sorted((course.instructor / "autograded").glob(f"*/{assignment}/*.ipynb")):
         nb = _notebook.load(path)
-        stored = stored_verdict(course.instructor / "verdicts", nb, assignment)
+        # autograded/<student>/<assignment>/<notebook>: judged on that student's variant.
+        variants = variants_of(course.instructor, assignment, path.parents[1].name)
+        stored = stored_verdict(course.instructor / "verdicts", nb, assignment, variants)
         missing = _nbgrader_bridge().missing_verdicts(nb, stored)
         if missing:
             found.append(terminal_safe(f"{path}: {', '.join(missing)}"))  # a student's folder

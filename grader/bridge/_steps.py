@@ -8,6 +8,7 @@ through nbgrader's own Python API (``NbGraderAPI``) with the course's
 keeps every step's log under ``instructor/logs/``.
 """
 
+import contextlib
 import os
 import re
 import sys
@@ -20,7 +21,8 @@ from grader.batch._progress import ProgressLine
 
 __all__ = ["NbgraderSteps", "advice", "reason", "with_scripts_on_path"]
 
-STEPS = ("autograde", "generate_feedback")  # per student, in this order
+# Per student, in this order; each with its phase in the run's timings (``_phases``).
+STEPS = {"autograde": "nbgrader autograde", "generate_feedback": "feedback"}
 
 
 def with_scripts_on_path() -> dict:
@@ -36,7 +38,13 @@ def with_scripts_on_path() -> dict:
 class NbgraderSteps:
     """The course's nbgrader, configured once; each step returns True if it succeeded."""
 
-    def __init__(self, course: Course, release_directory: Path):
+    def __init__(self, course: Course, release_directory: Path, timed=None):
+        # ``timed(phase)``: a context that times a block as that phase (``_phases``).
+        self._timed = timed or (lambda phase: contextlib.nullcontext())
+        with self._timed("nbgrader start-up"):
+            self._start(course, release_directory)
+
+    def _start(self, course: Course, release_directory: Path) -> None:
         # jsonschema, imported with nbformat, builds an IRI grammar (about 2 s of CPU)
         # for a format check ("iri") that no notebook or gradebook schema uses.
         sys.modules.setdefault("rfc3987_syntax", None)
@@ -74,8 +82,9 @@ class NbgraderSteps:
     def generate_assignment(self, assignment: str) -> bool:
         """Register the source cells and their checksums in the gradebook."""
         print(f"nbgrader generate_assignment {assignment}", flush=True)
-        return self._record(f"generate_assignment-{assignment}", "",
-                            self.api.generate_assignment(assignment, force=True))
+        with self._timed("register releases"):
+            result = self.api.generate_assignment(assignment, force=True)
+        return self._record(f"generate_assignment-{assignment}", "", result)
 
     def grade(self, assignment: str, students: list[str]) -> list[str]:
         """autograde, then generate_feedback, for each student in turn; the steps that failed.
@@ -90,8 +99,9 @@ class NbgraderSteps:
                   flush=True)
         failed = []
         for student in students:
-            for step in STEPS:
-                result = getattr(self.api, step)(assignment, student, force=True)
+            for step, phase in STEPS.items():
+                with self._timed(phase):
+                    result = getattr(self.api, step)(assignment, student, force=True)
                 if not self._record(self._log(step, assignment), student, result):
                     failed.append(f"{step} {assignment} ({student})")
             if progress:
