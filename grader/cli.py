@@ -12,6 +12,9 @@
                        its points per exercise and a total;
                        exit 0 only if every check passes (1: some fail,
                        2: the notebook could not be graded)
+    variants A         publish each student's variant of A's finite exercises into
+                       the exchange's released A (after nbgrader release_assignment;
+                       the course's key is created in the instructor folder if none)
     new-exercise A N   write the stubs of a new exercise N of assignment A (its cells,
                        public check, hidden checks, wrong answers) and say what to fill in
 """
@@ -103,6 +106,12 @@ def main(argv=None) -> int:
                                "instructor folder)")
     validate_cmd = sub.add_parser("validate", help="run the hidden checks on one notebook")
     validate_cmd.add_argument("notebook", type=Path)
+    variants_cmd = sub.add_parser("variants", help="publish each student's variant of A")
+    variants_cmd.add_argument("assignment")
+    variants_cmd.add_argument("--student", action="append", dest="students",
+                              help="a student id (repeat; default: the gradebook's students)")
+    variants_cmd.add_argument("--into", type=Path, help="the released folder students fetch "
+                              "(default: the exchange's outbound/A)")
     new_cmd = sub.add_parser("new-exercise", help="write the stubs of a new exercise")
     new_cmd.add_argument("assignment", help="e.g. 01_storage_strides")
     new_cmd.add_argument("name", help="the exercise's name: the student's function's name")
@@ -131,6 +140,10 @@ def main(argv=None) -> int:
         from grader import scaffold
 
         return scaffold.main(course, options.assignment, options.name, options.points)
+    if options.command == "variants":
+        from grader.bridge._variants import publish_command
+
+        return publish_command(course, options.assignment, options.students, options.into)
     if options.command == "export":
         return export_for_lms(course)
     if options.command == "student-edition":

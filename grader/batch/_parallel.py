@@ -17,12 +17,14 @@ from pathlib import Path
 from grader.batch import _verdicts
 from grader.batch._progress import ProgressLine
 from grader.bridge._structure import restored_submission
+from grader.bridge._variants import variants_of
 from grader.judge._judge_server import judge
 
 __all__ = ["judge_batch"]
 
 
-def _judge_and_store(nb: dict, assignment: str, folder: str, after=None) -> str | None:
+def _judge_and_store(nb: dict, assignment: str, folder: str, after=None,
+                     variants: dict | None = None) -> str | None:
     """Judge one notebook and store its verdict; why not, if it could not be judged.
 
     ``after`` is what the notebook before it in its chain returned: Dask runs
@@ -30,7 +32,8 @@ def _judge_and_store(nb: dict, assignment: str, folder: str, after=None) -> str 
     rest of the chain still runs.
     """
     try:
-        _verdicts.store_verdict(Path(folder), nb, assignment, judge(nb, assignment))
+        verdict = judge(nb, assignment, variants=variants)
+        _verdicts.store_verdict(Path(folder), nb, assignment, verdict, variants)
     except Exception as exc:  # noqa: BLE001 - reported; nbgrader judges it again
         return f"{type(exc).__name__}: {exc}"
     return None
@@ -38,8 +41,8 @@ def _judge_and_store(nb: dict, assignment: str, folder: str, after=None) -> str 
 
 def _pending(batch: dict[str, tuple[dict, list[Path]]], folder: Path,
              translations: dict[str, list[dict]]) -> dict:
-    """key → (notebook, assignment, its submissions) to judge: no stored verdict yet,
-    each code once."""
+    """key → (notebook, assignment, its submissions, their variant) to judge: no stored
+    verdict yet, each code and variant once."""
     pending = {}
     for assignment, (release, submissions) in batch.items():
         for path in submissions:
@@ -47,9 +50,12 @@ def _pending(batch: dict[str, tuple[dict, list[Path]]], folder: Path,
                 nb, _ = restored_submission(path, release, translations.get(assignment, ()))
             except (OSError, ValueError, KeyError, TypeError, AttributeError):
                 continue  # triage reports it; nbgrader's own run says why
-            if _verdicts.stored_verdict(folder, nb, assignment) is None:
-                key = _verdicts.verdict_key(nb, assignment)
-                pending.setdefault(key, (nb, assignment, []))[2].append(path)
+            # submitted/<student>/<assignment>/<notebook>: the id it was collected under;
+            # the verdict store lives in the instructor folder, beside the key.
+            variants = variants_of(folder.parent, assignment, path.parents[1].name)
+            if _verdicts.stored_verdict(folder, nb, assignment, variants) is None:
+                key = _verdicts.verdict_key(nb, assignment, variants)
+                pending.setdefault(key, (nb, assignment, [], variants))[2].append(path)
     return pending
 
 
@@ -113,10 +119,10 @@ def _completions(pending: dict, folder: Path, workers: int | None, scheduler: st
         futures = {}
         for worker, queue in _queues(_chains(order, len(workers)), workers).items():
             previous = None
-            for key, (nb, assignment, paths) in queue:
+            for key, (nb, assignment, paths, variants) in queue:
                 # Where the queue is dealt, unless that worker is gone.
                 previous = client.submit(_judge_and_store, nb, assignment, str(folder), previous,
-                                         key=key, pure=False, workers=worker and [worker],
+                                         variants, key=key, pure=False, workers=worker and [worker],
                                          allow_other_workers=True)
                 futures[previous] = assignment, paths
         for future in as_completed(futures):
@@ -144,7 +150,7 @@ def judge_batch(batch: dict[str, tuple[dict, list[Path]]], folder: Path,
     each = each_judged or (lambda assignment, submissions: None)
     notify = when_judged or (lambda assignment: None)
     pending = _pending(batch, folder, translations or {})
-    left = collections.Counter(assignment for _, assignment, _ in pending.values())
+    left = collections.Counter(assignment for _, assignment, _, _ in pending.values())
     for assignment in batch:
         if not left[assignment]:
             notify(assignment)

@@ -58,15 +58,20 @@ def _versions() -> tuple[str, ...]:
             *(metadata.version(name) for name in ("torch", "hypothesis", "pyseccomp")))
 
 
-def verdict_key(nb: dict, assignment: str) -> str:
+def verdict_key(nb: dict, assignment: str, variants: dict | None = None) -> str:
+    """``variants``: the items the student is graded on (``grader.bridge._variants``);
+    two students of one variant with the same code share a verdict."""
     settings = [os.environ.get(name, "") for name in _SETTINGS]
-    payload = json.dumps([assignment, _notebook.code_cells(nb), _grader_digest(assignment),
-                          settings, _versions()])
+    parts = [assignment, _notebook.code_cells(nb), _grader_digest(assignment), settings,
+             _versions()]
+    # Without variants the key stays what it was: verdicts stored before still count.
+    payload = json.dumps(parts + [variants] if variants else parts)
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
 
-def stored_verdict(folder: Path, nb: dict, assignment: str) -> dict | None:
-    path = Path(folder) / f"{verdict_key(nb, assignment)}.json"
+def stored_verdict(folder: Path, nb: dict, assignment: str,
+                   variants: dict | None = None) -> dict | None:
+    path = Path(folder) / f"{verdict_key(nb, assignment, variants)}.json"
     try:
         verdict = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -75,10 +80,11 @@ def stored_verdict(folder: Path, nb: dict, assignment: str) -> dict | None:
     return verdict if ours else None
 
 
-def store_verdict(folder: Path, nb: dict, assignment: str, verdict: dict) -> None:
+def store_verdict(folder: Path, nb: dict, assignment: str, verdict: dict,
+                  variants: dict | None = None) -> None:
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    final = folder / f"{verdict_key(nb, assignment)}.json"
+    final = folder / f"{verdict_key(nb, assignment, variants)}.json"
     partial = final.with_suffix(f".{os.getpid()}.{uuid.uuid4().hex}.partial")
     partial.write_text(json.dumps(verdict), encoding="utf-8")
     partial.replace(final)  # atomic: a killed run never leaves half a verdict

@@ -26,6 +26,7 @@ from grader.batch._verdicts import store_verdict, stored_verdict
 from grader.bridge._bounded_data import BoundEmbeddedData
 from grader.bridge._sanitize_html import SAFE_PAGE, SanitizeOutputs
 from grader.bridge._structure import restore_structure, take_restored
+from grader.bridge._variants import variants_of
 from grader.bridge._verdict_text import report_lines, score, verdict_outputs
 from grader.judge._judge_server import judge
 
@@ -65,14 +66,18 @@ class JudgeHiddenChecks(Preprocessor):
 
     def preprocess(self, nb, resources):
         assignment = resources["nbgrader"]["assignment"]
-        folder = Course.find().instructor / "verdicts"
-        verdict = stored_verdict(folder, nb, assignment)
+        instructor = Course.find().instructor
+        # The student's variant, from the id nbgrader collected the submission under
+        # (its submitted/<id>/ folder), never from the notebook.
+        variants = variants_of(instructor, assignment, resources["nbgrader"].get("student"))
+        folder = instructor / "verdicts"
+        verdict = stored_verdict(folder, nb, assignment, variants)
         if verdict is None:
             self.log.info("judging %s now (no verdict judged ahead)", assignment)
-            verdict = judge(nb, assignment, self.timeout)
+            verdict = judge(nb, assignment, self.timeout, variants=variants)
             # Stored as well: ``missing_verdicts`` believes a test cell's verdict only
             # where the store (which no student can write) holds the same.
-            store_verdict(folder, nb, assignment, verdict)
+            store_verdict(folder, nb, assignment, verdict, variants)
         for index, cell in enumerate(_notebook.student_cells(nb)):
             cell.outputs = _cell_outputs(verdict["cells"].get(str(index), {}))
         exercises = verdict["exercises"]

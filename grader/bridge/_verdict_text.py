@@ -50,6 +50,10 @@ _GROUPS = (marked("✓ {description} ({count} examples)", "verdict"),
            marked("✗ {description}: {failed} of {count} wrong", "verdict"),
            marked("✗ {description}", "verdict"))
 _MORE = marked("… and {more} more", "verdict")
+# A finite table made for another student's variant (``grader.bridge._variants``): the
+# judge's record says so (``another_variant``), whatever the notebook claims.
+_ANOTHER_VARIANT = marked("These answers are for another variant than yours: answer the "
+                          "items your notebook lists.", "verdict")
 _SHOWN_FAILURES = 3  # per group of checks: the first few say enough
 
 
@@ -127,6 +131,8 @@ def report_lines(name: str, record: dict, points: float, language: str = ENGLISH
     if _not_attempted(record):
         return [head, _INDENT + localized(_NOT_ATTEMPTED, "verdict", language)]
     lines = [head]
+    if record.get("another_variant"):
+        lines.append(_INDENT + localized(_ANOTHER_VARIANT, "verdict", language))
     for description, checks in _groups(record["checks"]):
         lines += _group_lines(description, checks, language)
     return lines + [_INDENT + _said(_LOOKS_LIKE, language, mistake=mistake)

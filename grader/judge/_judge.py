@@ -38,10 +38,12 @@ def hidden_checks_path(assignment: str) -> Path:
     return HIDDEN / f"test_{assignment}.py"
 
 
-def run_judge(notebook: Path, assignment: str, checks: Path | None = None) -> dict:
+def run_judge(notebook: Path, assignment: str, checks: Path | None = None,
+              variants: dict | None = None) -> dict:
     """Grade ``notebook`` against ``assignment``'s hidden checks (this process).
 
-    ``checks`` overrides the hidden check file (the grader's own tests use it).
+    ``checks`` overrides the hidden check file (the grader's own tests use it);
+    ``variants``: exercise → the items its student is graded on (``_plugin.Variant``).
     """
     _sandbox.require()
     require_student_cuda()  # with CUDA here, GPU checks run, or grading stops saying why
@@ -51,7 +53,7 @@ def run_judge(notebook: Path, assignment: str, checks: Path | None = None) -> di
     # Fork the student's process first: it runs the cells while pytest starts.
     student = configured_student(_notebook.code_cells(_notebook.load(Path(notebook))))
     student.spawn()
-    _GRADING.begin(student)
+    _GRADING.begin(student, variants)
     args = [
         str(path), "--student-code", str(notebook),
         "-q", "--tb=no", "--noconftest", "-p", "no:cacheprovider", "-o", "addopts=",
@@ -94,6 +96,8 @@ def main(argv=None) -> int:
     parser.add_argument("--assignment")
     parser.add_argument("--out", type=Path)
     parser.add_argument("--checks", type=Path, help="hidden check file (default: the assignment's)")
+    parser.add_argument("--variants", type=json.loads, default=None,
+                        help='the student\'s variant as JSON, {"exercise": ["item", ...]}')
     parser.add_argument("--serve", action="store_true",
                         help="judge notebook after notebook, requests on stdin (_judge_server)")
     options = parser.parse_args(argv)
@@ -102,7 +106,8 @@ def main(argv=None) -> int:
         return _judge_server.serve(run_judge)
     if not (options.notebook and options.assignment and options.out):
         parser.error("give NOTEBOOK, --assignment and --out (or --serve)")
-    verdict = run_judge(options.notebook, options.assignment, options.checks)
+    verdict = run_judge(options.notebook, options.assignment, options.checks,
+                        options.variants)
     options.out.write_text(json.dumps(verdict, indent=1), encoding="utf-8")
     return 0
 

@@ -129,14 +129,16 @@ def close_idle() -> None:
             _idle.pop().close()
 
 
-def judge(nb: dict, assignment: str, timeout: float = 900.0, checks: Path | None = None) -> dict:
-    """The verdict on notebook ``nb``, from a warm judge of this process."""
+def judge(nb: dict, assignment: str, timeout: float = 900.0, checks: Path | None = None,
+          variants: dict | None = None) -> dict:
+    """The verdict on notebook ``nb``, from a warm judge of this process; ``variants``:
+    the items of each finite exercise its student is graded on (``bridge._variants``)."""
     warm = _take()
     with tempfile.TemporaryDirectory(prefix="tensor-anatomy-judge-") as tmp:
         notebook, out = Path(tmp, "submission.ipynb"), Path(tmp, "verdict.json")
         notebook.write_text(json.dumps(nb), encoding="utf-8")
         request = {"notebook": str(notebook), "assignment": assignment, "out": str(out),
-                   "checks": str(checks) if checks else None}
+                   "checks": str(checks) if checks else None, "variants": variants}
         try:
             answer = warm.judge(request, timeout)
         except (OSError, EOFError, TimeoutError) as exc:
@@ -171,7 +173,7 @@ def serve(run_judge) -> int:
         request = json.loads(line)
         try:
             verdict = run_judge(Path(request["notebook"]), request["assignment"],
-                                request["checks"])
+                                request["checks"], request.get("variants"))
             Path(request["out"]).write_text(json.dumps(verdict, indent=1), encoding="utf-8")
             answers.write("ok\n")
         except Exception as exc:  # noqa: BLE001 - said to the caller, who gives up this judge

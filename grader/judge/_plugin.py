@@ -14,10 +14,11 @@ import pytest
 from hypothesis import HealthCheck, Phase, settings
 
 from grader import _notebook
+from grader.givens._variant import answers_another_variant
 from grader.judge import _remote
 from grader.judge._describe import describe_failure
 
-__all__ = ["Grading", "student_code_cells"]
+__all__ = ["Grading", "Variant", "student_code_cells"]
 
 _GRADING = pytest.StashKey()  # the run's Grading, for the fixture
 
@@ -47,10 +48,13 @@ class Grading:
     def __init__(self, replay=None):
         self.replay, self.remote, self.checks = replay, None, {}
         self.failing_calls: dict[str, list] = {}  # exercise → each failing check's last call
+        self.graded_variant = Variant()
 
-    def begin(self, remote=None) -> None:
-        """A new notebook: its student's process (spawned already, or None to start one)."""
+    def begin(self, remote=None, variants: dict | None = None) -> None:
+        """A new notebook: its student's process (spawned already, or None to start one)
+        and the items of each finite exercise its student is graded on (``Variant``)."""
         self.remote, self.checks, self.failing_calls = remote, {}, {}
+        self.graded_variant = Variant(variants)
         if self.replay is not None:
             self.replay.begin()
 
@@ -82,6 +86,12 @@ class Grading:
         request.addfinalizer(grading.remote.close)
         grading.remote.start()
         return grading.remote
+
+    @pytest.fixture(scope="session")
+    @classmethod
+    def variant(cls, request) -> "Variant":
+        """The submitting student's variant of the finite exercises (``Variant``)."""
+        return request.config.stash[_GRADING].graded_variant
 
     @pytest.fixture(scope="session")
     @classmethod
@@ -155,7 +165,31 @@ class Grading:
             record["total"] += 1
             record["passed"] += entry["passed"]
             record["checks"].append(entry)
+        for name in self.graded_variant.other_variant & exercises.keys():
+            exercises[name]["another_variant"] = True  # a line of feedback (_verdict_text)
         return exercises
+
+
+class Variant:
+    """The items of each finite exercise the submitting student is graded on.
+
+    Handed to the judge by the grading command, which derived them from the id that
+    submitted and the course's key (``grader.bridge._variants``); the judge never
+    holds the key and never reads a variant from the notebook. No variant for an
+    exercise: the whole pool is graded.
+    """
+
+    def __init__(self, variants: dict | None = None):
+        self.variants = dict(variants or {})
+        self.other_variant: set[str] = set()  # exercises answered for another variant
+
+    def items(self, exercise: str, pool) -> list[str]:
+        return list(self.variants.get(exercise, pool))
+
+    def saw_table(self, exercise: str, answered, pool) -> None:
+        """The keys of the student's table: noted if made for another variant."""
+        if answers_another_variant(answered, self.items(exercise, pool), pool):
+            self.other_variant.add(exercise)
 
 
 def _detail(call, fixtures) -> str:

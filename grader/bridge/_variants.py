@@ -1,0 +1,133 @@
+"""Per-student variants of the finite exercises: the key, the derivation, publishing.
+
+Every student used to answer the same finite tables, so one leaked answer table fit
+the whole class. Now each student answers a variant: ``SIZE`` items of an
+exercise's pool (``POOLS``), chosen and ordered by a keyed hash of the assignment,
+the exercise, the student id and each item (HMAC-SHA256). Design:
+
+* **The key** is 32 random bytes in ``<instructor>/variants.key``, created once by
+  ``python -m grader.cli variants`` (mode 0600, never overwritten). It lives where
+  the gradebook does: never in ``solutions/``, ``exercises/``, the exchange or the
+  student edition (``tests/test_variants.py`` greps them). Without a key a course
+  has no variants: every student answers, and is graded on, the whole pool.
+* **The student sees their variant** in a file of items (no key) that
+  ``grader.cli variants A`` writes into the exchange's released copy of ``A``, one
+  per student of the roster (``grader.givens._variant``: named by a hash of the
+  id). A student with no published file is told so and answers the whole pool.
+* **Grading derives the variant again** from the id that submitted (the
+  ``submitted/<id>/`` folder nbgrader collected), never from the notebook or the
+  published file, and hands the judge the items (not the key): the hidden check
+  grades those items only. An item of the variant the table lacks is wrong; items
+  outside it are ignored, so the whole pool (what a student without a published
+  variant answers) is never penalised. A table that lacks items of yours and answers
+  others' gets one feedback line: these answers are for another variant.
+
+The hidden checks stay universal: only the finite tables vary.
+"""
+
+import hashlib
+import hmac
+import json
+import os
+import secrets
+from pathlib import Path
+
+from grader._course import Course
+from grader._ids import id_problem
+from grader.givens import _variant
+from grader.givens.storage_strides import OPERATIONS
+
+__all__ = ["KEY_FILE", "POOLS", "SIZE", "create_key", "derive", "publish", "publish_command",
+           "read_key", "variants_of"]
+
+KEY_FILE = "variants.key"
+# assignment -> exercise -> the pool a variant is drawn from.
+POOLS = {"01_storage_strides": {"view_or_copy": tuple(OPERATIONS)}}
+# Items per variant: 8 of 16 gives C(16, 8) = 12,870 sets; two students share
+# half their items on average, so a classmate's table answers about half of yours.
+SIZE = 8
+
+
+def read_key(instructor: Path) -> bytes | None:
+    """The course's variant key; None where the course has none (no variants)."""
+    try:
+        return bytes.fromhex((Path(instructor) / KEY_FILE).read_text().strip())
+    except (OSError, ValueError):
+        return None
+
+
+def create_key(instructor: Path) -> bytes:
+    """The course's key, created now (mode 0600) unless it exists: never replaced, or
+    every published variant would stop matching what is graded."""
+    key = read_key(instructor)
+    if key is not None:
+        return key
+    Path(instructor).mkdir(parents=True, exist_ok=True)
+    fd = os.open(Path(instructor) / KEY_FILE, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as file:
+        file.write(secrets.token_hex(32) + "\n")
+    return read_key(instructor)
+
+
+def _rank(key: bytes, assignment: str, exercise: str, student: str, item: str) -> bytes:
+    message = json.dumps([assignment, exercise, student, item]).encode("utf-8")
+    return hmac.new(key, message, hashlib.sha256).digest()
+
+
+def derive(key: bytes, assignment: str, exercise: str, student: str,
+           pool: tuple[str, ...], size: int = SIZE) -> list[str]:
+    """``student``'s items of ``pool``: the ``size`` items with the smallest keyed hash,
+    in that order (a shuffle no one without the key can predict)."""
+    ranked = sorted(pool, key=lambda item: _rank(key, assignment, exercise, student, item))
+    return ranked[:size]
+
+
+def variants_of(instructor: Path, assignment: str, student: str | None) -> dict[str, list[str]]:
+    """exercise -> the items ``student`` is graded on; empty (the whole pool) where the
+    course has no key, the assignment no finite exercise, or the student no id."""
+    key = read_key(instructor)
+    if key is None or not student:
+        return {}
+    return {exercise: derive(key, assignment, exercise, student, pool)
+            for exercise, pool in POOLS.get(assignment, {}).items()}
+
+
+def publish(instructor: Path, released: Path, assignment: str,
+            students: list[str]) -> list[Path]:
+    """Write each student's items (no key) into ``released``, the assignment's folder
+    students fetch; the key is created if the course has none yet."""
+    create_key(instructor)
+    folder = Path(released) / _variant.FOLDER
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for student in students:
+        path = folder / _variant.file_name(student)
+        path.write_text(json.dumps(variants_of(instructor, assignment, student)) + "\n",
+                        encoding="utf-8")
+        path.chmod(0o644)  # every student reads the folder they fetch
+        written.append(path)
+    return written
+
+
+def _roster(course: Course) -> list[str]:
+    from nbgrader.api import Gradebook
+
+    with Gradebook(course.db_url) as gradebook:
+        return sorted(student.id for student in gradebook.students)
+
+
+def publish_command(course: Course, assignment: str, students: list[str] | None,
+                    into: Path | None) -> int:
+    """``grader.cli variants``: publish for ``students`` (default: the gradebook's)."""
+    if assignment not in POOLS:
+        print(f"{assignment} has no finite exercise with variants; nothing to publish")
+        return 0
+    students = [s for s in (students or _roster(course)) if id_problem(s) is None]
+    into = into or course.exchange / course.course_id / "outbound" / assignment
+    if not into.is_dir():
+        print(f"{into} is not released yet: run nbgrader release_assignment {assignment} first")
+        return 2
+    written = publish(course.instructor, into, assignment, students)
+    print(f"{assignment}: {len(written)} variants published in {into / _variant.FOLDER}; "
+          f"key: {course.instructor / KEY_FILE} (keep it; never share it)")
+    return 0

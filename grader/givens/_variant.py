@@ -1,0 +1,70 @@
+"""The student's side of per-student variants: which items of a finite exercise are yours.
+
+A finite exercise (``view_or_copy``: 16 operations) asks each student about a few of
+its items, chosen from their id by a keyed hash that only the instructor holds
+(``grader.bridge._variants``, where the whole design is written). This module holds
+no key and computes nothing secret: it reads the variant the instructor published
+for this student, one file per student beside the fetched notebook,
+``variants/<file_name(id)>.json`` (``{exercise: [item, ...]}``), and says so when
+there is none (the plain student edition, a student enrolled after publishing):
+then the whole list is asked, which covers every variant, so grading by the id
+stays fair (answers outside your variant are ignored, never marked wrong).
+
+Nothing here decides a grade: the grader derives the variant again from the id
+that submitted, never from this file or the notebook.
+"""
+
+import getpass
+import hashlib
+import json
+import os
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+__all__ = ["FOLDER", "NO_VARIANT", "answers_another_variant", "file_name", "student_id",
+           "your_items"]
+
+FOLDER = "variants"
+NO_VARIANT = ("No variant of {exercise} was published for {student}: answer every item "
+              "of the full list (it covers whichever variant you are graded on).")
+
+
+def file_name(student: str) -> str:
+    """The published file of ``student``'s variant: a hash of the id, so that the
+    folder every student fetches does not list the class in plain text."""
+    return hashlib.sha256(student.encode("utf-8")).hexdigest()[:24] + ".json"
+
+
+def student_id() -> str:
+    """The id nbgrader's exchange submits under (``nbgrader.utils.get_username``)."""
+    name = getpass.getuser()
+    return os.environ.get("JUPYTERHUB_USER", name) if name == "jovyan" else name
+
+
+def _published(folder: Path, student: str) -> dict:
+    try:
+        items = json.loads((folder / FOLDER / file_name(student)).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return items if isinstance(items, dict) else {}
+
+
+def your_items(exercise: str, pool: Sequence[str], folder: Path | None = None,
+               student: str | None = None) -> list[str]:
+    """The items of ``pool`` this student answers for ``exercise``: their published
+    variant, else the whole pool, with a message saying why."""
+    student = student or student_id()
+    items = _published(Path.cwd() if folder is None else folder, student).get(exercise)
+    if isinstance(items, list) and items and set(items) <= set(pool):
+        return list(items)
+    print(NO_VARIANT.format(exercise=exercise, student=student))
+    return list(pool)
+
+
+def answers_another_variant(answered: Iterable[str], yours: Sequence[str],
+                            pool: Sequence[str]) -> bool:
+    """A table that misses items of ``yours`` and answers other items of ``pool``: made
+    for another variant (copied, or answered from an edited list). The full list, or
+    one's own items, never is; neither is a mistyped item."""
+    answered = set(answered)
+    return bool(set(yours) - answered) and bool(answered & (set(pool) - set(yours)))

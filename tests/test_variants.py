@@ -1,0 +1,194 @@
+"""Per-student variants of the finite exercises (``grader/bridge/_variants.py``).
+
+Derived from the id that submitted and a key only the instructor holds: two students
+answer different items, a classmate's table scores as wrong for the items it lacks
+(with one line of feedback saying why), the notebook cannot choose what is graded, and
+the key reaches no student.
+"""
+
+import contextlib
+import itertools
+import json
+import os
+import stat
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from grader import edition
+from grader._course import Course
+from grader.batch import _parallel
+from grader.bridge import _nbgrader, _variants
+from grader.bridge._verdict_text import report_lines
+from grader.checks import _finite_answers
+from grader.givens import _variant
+from grader.givens.storage_strides import OPERATIONS
+from grader.judge._plugin import Grading
+
+COURSE = Course.find(Path(__file__).parent)
+ASSIGNMENT, EXERCISE = "01_storage_strides", "view_or_copy"
+HIDDEN = Path(__file__).parents[1] / "grader" / "hidden"
+KEY = bytes(range(32))  # a fixed key: the counts below are reproducible
+IDS = [f"student{number:03d}" for number in range(200)]
+TRUTH = {op: _finite_answers.torch_view_or_copy(op) for op in OPERATIONS}
+
+
+def _variant_of(student: str, key: bytes = KEY) -> list[str]:
+    return _variants.derive(key, ASSIGNMENT, EXERCISE, student, tuple(OPERATIONS))
+
+
+def _instructor(tmp_path: Path) -> Path:
+    folder = tmp_path / "instructor"
+    folder.mkdir()
+    (folder / _variants.KEY_FILE).write_text(KEY.hex() + "\n")
+    return folder
+
+
+def test_200_students_get_200_orders_and_almost_200_sets_of_items():
+    variants = [_variant_of(student) for student in IDS]
+    sets = [frozenset(v) for v in variants]
+    same = sum(a == b for a, b in itertools.combinations(sets, 2))
+    shared = [len(a & b) for a, b in itertools.combinations(sets, 2)]
+    print(f"200 ids: {len(set(map(tuple, variants)))} orders, {len(set(sets))} sets of items, "
+          f"{same} pairs with the same items, {sum(shared) / len(shared):.2f} of 8 shared "
+          f"on average")
+    assert all(len(v) == len(set(v)) == _variants.SIZE for v in variants)
+    assert len(set(map(tuple, variants))) == 200
+    # C(16, 8) = 12,870 sets: 200 ids make about 1.5 pairs with the same items.
+    assert len(set(sets)) >= 195 and same <= 5
+    assert 3.5 < sum(shared) / len(shared) < 4.5  # a classmate shares half of yours
+
+
+def test_two_students_differ_and_another_key_gives_other_variants():
+    assert _variant_of("ada") != _variant_of("grace")
+    assert _variant_of("ada") != _variant_of("ada", bytes(32))
+    assert _variant_of("ada") == _variant_of("ada")  # regrading gives the same
+
+
+def test_every_variant_has_a_torch_answer_that_the_solution_reaches():
+    solution = _solution_table()
+    for student in IDS:
+        assert set(_variant_of(student)) <= TRUTH.keys() <= solution.keys()
+    assert {op: solution[op] for op in TRUTH} == TRUTH
+
+
+def _solution_table() -> dict[str, str]:
+    nb = json.loads(COURSE.source_notebook(ASSIGNMENT).read_text(encoding="utf-8"))
+    source = next("".join(c["source"]) for c in nb["cells"]
+                  if "def view_or_copy" in "".join(c["source"]))
+    namespace = {}
+    exec(source, {**namespace, "OPERATIONS": OPERATIONS}, namespace)
+    return namespace["view_or_copy"]()
+
+
+def _graded(tmp_path: Path, table: dict, variants: dict | None) -> dict:
+    """The hidden checks of view_or_copy on a student whose function returns ``table``,
+    graded on ``variants`` (as the judge hands them), in this process."""
+    code = tmp_path / "student.py"
+    code.write_text(f"OPERATIONS = {list(table)!r}  # the variant cell, edited\n"
+                    f"def view_or_copy():\n    return {table!r}\n", encoding="utf-8")
+    grading = Grading()
+    grading.begin(None, variants)
+    args = [str(HIDDEN / f"test_{ASSIGNMENT}.py"), "--student-code", str(code),
+            "--student-local", "-q", "-k", "test_view_or_copy", "--noconftest",
+            "-p", "no:cacheprovider", "-o", "addopts=", "--rootdir", str(HIDDEN),
+            "-c", str(HIDDEN / "pytest.ini"), "-W", "ignore::pytest.PytestAssertRewriteWarning"]
+    with contextlib.redirect_stdout(sys.stderr):
+        assert pytest.main(args, plugins=[grading]) in (0, 1)
+    return grading.verdict()[EXERCISE]
+
+
+def _table(items) -> dict[str, str]:
+    return {op: TRUTH[op] for op in items}
+
+
+def _pair() -> tuple[list[str], list[str]]:
+    """Two students whose variants differ."""
+    return _variant_of("ada"), _variant_of("grace")
+
+
+def test_own_table_scores_full_and_only_the_variant_is_graded(tmp_path):
+    ada, _ = _pair()
+    record = _graded(tmp_path, _table(ada), {EXERCISE: ada})
+    assert (record["passed"], record["total"]) == (8, 8)
+    assert [c["check"] for c in record["checks"]] == [f"test_view_or_copy[{op}]"
+                                                      for op in OPERATIONS if op in ada]
+    assert "another_variant" not in record
+
+
+def test_a_copied_table_scores_as_wrong_for_the_items_it_lacks_and_says_why(tmp_path):
+    ada, grace = _pair()
+    record = _graded(tmp_path, _table(grace), {EXERCISE: ada})  # ada hands in grace's table
+    assert record["total"] == 8
+    assert record["passed"] == len(set(ada) & set(grace)) < 8
+    assert record["another_variant"] is True
+    lines = report_lines(EXERCISE, record, 2.0)
+    assert lines[1].strip().startswith("These answers are for another variant than yours")
+
+
+def test_the_whole_list_is_never_penalised(tmp_path):
+    """What a student with no published variant answers: fair on every variant."""
+    ada, _ = _pair()
+    record = _graded(tmp_path, TRUTH, {EXERCISE: ada})
+    assert (record["passed"], record["total"]) == (8, 8) and "another_variant" not in record
+
+
+def test_without_a_key_the_whole_list_is_graded(tmp_path):
+    assert _variants.variants_of(tmp_path, ASSIGNMENT, "ada") == {}
+    record = _graded(tmp_path, TRUTH, None)
+    assert (record["passed"], record["total"]) == (16, 16)
+
+
+def test_the_grader_takes_the_variant_from_the_submitting_id_never_the_notebook(
+        tmp_path, monkeypatch):
+    """nbgrader's step: the id nbgrader collected under, whatever the notebook says."""
+    instructor = _instructor(tmp_path)
+    monkeypatch.setenv("TENSOR_ANATOMY_INSTRUCTOR_DIR", str(instructor))
+    handed = []
+    monkeypatch.setattr(_nbgrader, "judge", lambda nb, assignment, timeout, variants=None:
+                        handed.append(variants) or {"exercises": {}, "cells": {}})
+    nb = nbformat.from_dict({"cells": [{"cell_type": "code", "metadata": {}, "outputs": [],
+                                        "source": f"OPERATIONS = {_variant_of('grace')!r}"}]})
+    resources = {"nbgrader": {"assignment": ASSIGNMENT, "student": "ada"}}
+    _nbgrader.JudgeHiddenChecks().preprocess(nb, resources)
+    assert handed == [{EXERCISE: _variant_of("ada")}]
+
+
+def test_the_batch_judges_each_submission_on_its_folders_id(tmp_path, monkeypatch):
+    instructor = _instructor(tmp_path)
+    nb = {"cells": [{"cell_type": "code", "metadata": {}, "source": "x = 1"}]}
+    monkeypatch.setattr(_parallel, "restored_submission", lambda path, release, other: (nb, {}))
+    paths = [instructor / "submitted" / s / ASSIGNMENT / "a.ipynb" for s in ("ada", "grace")]
+    pending = _parallel._pending({ASSIGNMENT: (nb, paths)}, instructor / "verdicts", {})
+    # The same code, two variants: judged twice, each on its own student's items.
+    assert sorted(v[EXERCISE] for _, _, _, v in pending.values()) == sorted(
+        [_variant_of("ada"), _variant_of("grace")])
+
+
+def test_the_key_is_made_once_readable_by_its_owner_only(tmp_path):
+    key = _variants.create_key(tmp_path)
+    mode = stat.S_IMODE(os.stat(tmp_path / _variants.KEY_FILE).st_mode)
+    assert mode == 0o600 and len(key) == 32
+    assert _variants.create_key(tmp_path) == key  # never replaced
+
+
+def test_a_student_reads_their_published_variant_and_the_key_reaches_no_student(tmp_path):
+    instructor, released = tmp_path / "instructor", tmp_path / "outbound" / ASSIGNMENT
+    released.mkdir(parents=True)
+    _variants.publish(instructor, released, ASSIGNMENT, ["ada", "grace"])
+    key = _variants.read_key(instructor).hex()
+    ada = _variants.variants_of(instructor, ASSIGNMENT, "ada")[EXERCISE]
+    assert _variant.your_items(EXERCISE, OPERATIONS, released, "ada") == ada
+    built = tmp_path / "edition"
+    edition.build(COURSE, built, commit=False)
+    for folder in (released, built, COURSE.root / "exercises"):
+        for path in folder.rglob("*"):
+            assert not path.is_file() or key not in path.read_text(errors="replace"), path
+            assert path.name != _variants.KEY_FILE
+
+
+def test_no_published_variant_means_the_whole_list_and_a_message(tmp_path, capsys):
+    assert _variant.your_items(EXERCISE, OPERATIONS, tmp_path, "ada") == list(OPERATIONS)
+    assert "No variant of view_or_copy was published for ada" in capsys.readouterr().out
