@@ -8,9 +8,20 @@ the course, one hidden check changed so that it no longer rejects a stub, graded
 
 import csv
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from _course_copy import copy_course
+from conftest import COURSE, load_notebook
 
 from grader._verdict import with_verdict
-from grader.batch import _regrade
+from grader.batch import _gradebook, _regrade
+from grader.batch._demo import synthetic_submission
+
+pytestmark = pytest.mark.heavy  # grades a class twice in a fixture: scheduled first
 
 OFFSET = ("test_diagonal_view_offset",
           "matches torch.diagonal, as a view, on matrices that start inside their storage")
@@ -53,7 +64,7 @@ def test_a_check_that_now_fails_and_a_new_points_value_are_both_named():
     assert (move.before, move.after, move.change) == (2.0, 2.0, 0.0)
     assert move.now_failing == ("test_diagonal_view_offset",)
     assert _regrade.summary("a", [move], 1, {})[1] == (
-        "- 1 student keep their points on diagonal_view: it is worth 4 points, not 2; "
+        "- 1 student keeps the points on diagonal_view: it is worth 4 points, not 2; "
         "test_diagonal_view_offset now fails (matches torch.diagonal, as a view, on matrices "
         "that start inside their storage)")
 
@@ -98,5 +109,85 @@ def test_the_report_files_from_autograded_notebooks_formula_safe_hand_scores_kep
         ("'=HYPERLINK(1)", "1", "2", "+1", "test_diagonal_view_offset", ""),
         ("grace", "1", "2", "+1", "test_diagonal_view_offset", "0.5")]
     assert text.read_text().splitlines()[1].endswith(
-        "(1 keep the score you set by hand)")
+        "(1 keeps the score you set by hand: the gradebook keeps it)")
 
+
+
+# --- a class graded, a hidden check changed, graded again ---------------------------------
+
+ASSIGNMENT = "01_storage_strides"
+LOOSENED = "test_diagonal_view_broadcast"  # made to pass whatever the student answers
+BY_HAND = 1.5  # the instructor's score for blank's diagonal_view, set between the gradings
+
+
+def _grade(course: Path, instructor: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "TENSOR_ANATOMY_INSTRUCTOR_DIR": str(instructor),
+           "PYTHONPATH": str(course)}
+    env.pop("TENSOR_ANATOMY_DB_URL", None)
+    done = subprocess.run([sys.executable, "-m", "grader.cli", "grade", ASSIGNMENT, "--jobs", "1"],
+                          cwd=course, env=env, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done
+
+
+def _loosen_a_check(course: Path) -> None:
+    """The broadcast check no longer rejects anything: it returns before it compares."""
+    path = course / "grader" / "hidden" / f"test_{ASSIGNMENT}.py"
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if line.startswith(f"def {LOOSENED}("))
+    lines.insert(at + 2, "    return\n")  # after the docstring: the description stays
+    path.write_text("".join(lines), encoding="utf-8")
+
+
+def _set_by_hand(db_url: str, student: str, exercise: str, score: float) -> None:
+    from nbgrader.api import Gradebook
+
+    with Gradebook(db_url) as gradebook:
+        grade = gradebook.find_grade(exercise, ASSIGNMENT, ASSIGNMENT, student)
+        grade.manual_score = score
+        gradebook.db.commit()
+
+
+@pytest.fixture(scope="module")
+def regraded(tmp_path_factory):
+    course = copy_course(tmp_path_factory.mktemp("course"))
+    instructor = tmp_path_factory.mktemp("instructor")
+    release = COURSE.release_notebook(ASSIGNMENT)
+    for student, fraction in {"complete": 1.0, "blank": 0.0}.items():
+        folder = instructor / "submitted" / student / ASSIGNMENT
+        folder.mkdir(parents=True)
+        notebook = synthetic_submission(load_notebook(release),
+                                        load_notebook(COURSE.source_notebook(ASSIGNMENT)), fraction)
+        (folder / release.name).write_text(json.dumps(notebook), encoding="utf-8")
+    first = _grade(course, instructor)
+    reports = sorted(p.name for p in (instructor / "reports").glob("*_regrade.*"))
+    db_url = f"sqlite:///{instructor / 'gradebook.db'}"
+    _set_by_hand(db_url, "blank", "diagonal_view", BY_HAND)
+    _loosen_a_check(course)
+    second = _grade(course, instructor)
+    return {"first": first, "reports after the first": reports, "second": second,
+            "instructor": instructor, "scores": _gradebook.scores(db_url, ASSIGNMENT)}
+
+
+def test_a_first_grading_writes_no_regrade_report(regraded):
+    assert regraded["reports after the first"] == []
+    assert "Regrade of" not in regraded["first"].stdout
+
+
+def test_the_regrade_names_who_moved_the_check_and_before_and_after(regraded):
+    reports = regraded["instructor"] / "reports"
+    with open(reports / f"{ASSIGNMENT}_regrade.csv", newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    (row,) = rows  # complete passed the check before: not there
+    assert (row["student"], row["exercise"], row["before"], row["tests_now_passing"],
+            row["tests_now_failing"], row["kept_by_hand"]) == (
+        "blank", "diagonal_view", "0", LOOSENED, "", f"{BY_HAND:g}")
+    gained = float(row["after"])
+    assert 0 < gained < 2 and row["change"] == f"{gained:+g}"
+    line = (f"- 1 student gains {gained:g} points on diagonal_view: {LOOSENED} now passes "
+            "(matches torch.diagonal, as a view, on broadcast matrices (a stride of 0)) "
+            "(1 keeps the score you set by hand: the gradebook keeps it)")
+    summary = (reports / f"{ASSIGNMENT}_regrade.md").read_text(encoding="utf-8").splitlines()
+    assert summary == [f"Regrade of {ASSIGNMENT}: 1 of 2 students moved", line]
+    assert line in regraded["second"].stdout
+    assert regraded["scores"]["blank"]["diagonal_view"] == BY_HAND  # the hand's score stands

@@ -147,11 +147,13 @@ def summary(assignment: str, found: list[Move], graded: int,
     for (exercise, change, *_), group in sorted(groups.items(),
                                                 key=lambda item: (-len(item[1]), item[0])):
         count, verb = len(group), "gain" if change > 0 else "lose" if change < 0 else "keep"
-        amount = f"{abs(change):g} point{'s' * (abs(change) != 1)}" if change else "their points"
-        line = (f"- {count} student{'s' * (count != 1)} {verb} {amount} on {exercise}: "
+        amount = f"{abs(change):g} point{'s' * (abs(change) != 1)}" if change else "the points"
+        line = (f"- {count} student{'s' * (count != 1)} {verb}{'s' * (count == 1)} {amount} "
+                f"on {exercise}: "
                 + "; ".join(_why(group[0])))
         kept = sum((m.student, m.exercise) in by_hand for m in group)
-        lines.append(line + (f" ({kept} keep the score you set by hand)" if kept else ""))
+        lines.append(line + (f" ({kept} keep{'s' * (kept == 1)} the score you set by hand: "
+                               "the gradebook keeps it)" if kept else ""))
     return lines
 
 
