@@ -19,6 +19,7 @@ import pytest
 
 from grader import edition
 from grader._course import Course
+from grader._language import localized
 from grader.batch import _parallel
 from grader.bridge import _nbgrader, _variants
 from grader.bridge._verdict_text import report_lines
@@ -126,6 +127,8 @@ def test_a_copied_table_scores_as_wrong_for_the_items_it_lacks_and_says_why(tmp_
     assert record["another_variant"] is True
     lines = report_lines(EXERCISE, record, 2.0)
     assert lines[1].strip().startswith("These answers are for another variant than yours")
+    said = report_lines(EXERCISE, record, 2.0, "zh-CN")[1].strip()  # the student's language
+    assert said == localized(lines[1].strip(), "verdict", "zh-CN") != lines[1].strip()
 
 
 def test_the_whole_list_is_never_penalised(tmp_path):
