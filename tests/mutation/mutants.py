@@ -399,4 +399,69 @@ MUTANTS = [
           '    return is_wide(char)  # MUTANT\n'),),
         ("tests/test_language.py::test_fill_joins_japanese_words_and_keeps_koreans_spaces",),
     ),
+    Mutant(
+        "grading ignores the submitting id: every student graded on the whole list",
+        "grader/bridge/_nbgrader.py",
+        (("        variants = variants_of(instructor, assignment, "
+          'resources["nbgrader"].get("student"))',
+          "        variants = {}  # MUTANT"),),
+        ("tests/test_variants.py::"
+         "test_the_grader_takes_the_variant_from_the_submitting_id_never_the_notebook",),
+    ),
+    Mutant(
+        "the batch takes every submission's variant from one folder name, not its student's",
+        "grader/batch/_parallel.py",
+        (("            variants = variants_of(folder.parent, assignment, path.parents[1].name)",
+          "            variants = variants_of(folder.parent, assignment, path.parents[2].name)"
+          "  # MUTANT"),),
+        ("tests/test_variants.py::test_the_batch_judges_each_submission_on_its_folders_id",),
+    ),
+    Mutant(
+        "the hidden check grades every item, not the student's variant",
+        "grader/hidden/test_01_storage_strides.py",
+        (("    if operation not in yours:\n", "    if False:  # MUTANT\n"),),
+        ("tests/test_variants.py::test_own_table_scores_full_and_only_the_variant_is_graded",
+         "tests/test_variants.py::"
+         "test_a_copied_table_scores_as_wrong_for_the_items_it_lacks_and_says_why"),
+    ),
+    Mutant(
+        "a table made for another variant gets no line of feedback",
+        "grader/judge/_plugin.py",
+        (('            exercises[name]["another_variant"] = True',
+          "            pass  # MUTANT"),),
+        ("tests/test_variants.py::"
+         "test_a_copied_table_scores_as_wrong_for_the_items_it_lacks_and_says_why",),
+    ),
+    Mutant(
+        "the regrade report swaps before and after: a student who gained is shown losing",
+        "grader/batch/_regrade.py",
+        (('    scores = (score(old["record"], old["points"]), score(new["record"], new["points"]))',
+          '    scores = (score(new["record"], new["points"]), score(old["record"], old["points"]))'
+          '  # MUTANT'),),
+        ("tests/test_regrade_report.py::"
+         "test_a_check_that_now_passes_moves_its_students_up_and_no_one_else",),
+    ),
+    Mutant(
+        "the regrade report lists students who did not move",
+        "grader/batch/_regrade.py",
+        (("    if scores[0] == scores[1] and not (now_passing or now_failing or dropped):",
+          "    if False:  # MUTANT"),),
+        ("tests/test_regrade_report.py::"
+         "test_a_check_that_now_passes_moves_its_students_up_and_no_one_else",),
+    ),
+    Mutant(
+        "the regrade report hides that a score set by hand stands",
+        "grader/batch/_regrade.py",
+        (("    by_hand = _hand_changed(db_url, assignment) if found else {}",
+          "    by_hand = {}  # MUTANT"),),
+        ("tests/test_regrade_report.py::"
+         "test_the_report_files_from_autograded_notebooks_formula_safe_hand_scores_kept",),
+    ),
+    Mutant(
+        "a first grading writes a regrade report",
+        "grader/batch/_regrade.py",
+        (("    if not before:\n        return None\n", ""),),
+        ("tests/test_regrade_report.py::"
+         "test_the_report_files_from_autograded_notebooks_formula_safe_hand_scores_kept",),
+    ),
 ]
