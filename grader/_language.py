@@ -13,6 +13,18 @@ not ship: none of it runs there. ``python -m grader.translation update`` writes 
 (``grader.translation._grading``), and a test fails on a string without its
 translation.
 
+Which languages there are is read from the catalogues, never listed by hand, and asked
+here alone, by a name that says which catalogue answers it (a language comes into being
+with ``python -m grader.translation update --language L``, which starts each of them):
+
+    grading_languages()          grader/locale/<language>.po: what validate and the
+                                 feedback pages can speak (``named``)
+    lesson_languages(course)     course/<language>/po/: the lessons to translate and build
+    exercise_languages(course)   exercises/<language>/po/: the releases to translate
+    anatomy_widgets._language.languages()
+                                 anatomy_widgets/locale/<language>.po: what a student's
+                                 kernel can speak (it runs there, so it stays there)
+
 The language of a submission is read from the notebook itself (``notebook_language``):
 the release whose text the submission's cells share, the metadata the release writes
 where the cells cannot tell.
@@ -24,22 +36,36 @@ from pathlib import Path
 
 from anatomy_widgets._language import ENGLISH, ENVIRONMENT, read_po
 
-__all__ = ["ENGLISH", "ENVIRONMENT", "KEY", "languages", "localized", "marked", "named",
-           "notebook_language", "releases"]
+__all__ = ["ENGLISH", "ENVIRONMENT", "KEY", "exercise_languages", "grading_languages",
+           "lesson_languages", "localized", "marked", "named", "notebook_language", "releases"]
 
 KEY = "tensor_anatomy"  # the notebook metadata a translated release writes: {"language": ...}
 _LOCALE = Path(__file__).resolve().with_name("locale")
 
 
 @cache
-def languages() -> tuple[str, ...]:
+def grading_languages() -> tuple[str, ...]:
     """English, then each language with a catalogue (``grader/locale/<language>.po``)."""
     return (ENGLISH, *sorted(path.stem for path in _LOCALE.glob("*.po")))
 
 
+def _with_catalogue_folders(folder: Path) -> list[str]:
+    return sorted(p.parent.name for p in folder.glob("*/po") if p.is_dir())
+
+
+def lesson_languages(course) -> list[str]:
+    """The languages with lesson catalogues (``course/<language>/po``), e.g. ``["zh-CN"]``."""
+    return _with_catalogue_folders(course.root / "course")
+
+
+def exercise_languages(course) -> list[str]:
+    """The languages with exercise catalogues (``exercises/<language>/po``)."""
+    return _with_catalogue_folders(course.root / "exercises")
+
+
 def named(setting: str | None) -> str | None:
     """The language ``setting`` names (``zh-CN``, ``zh_cn``), if it names one."""
-    known = {name.lower().replace("_", "-"): name for name in languages()}
+    known = {name.lower().replace("_", "-"): name for name in grading_languages()}
     return known.get((setting or "").strip().lower().replace("_", "-"))
 
 

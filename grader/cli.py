@@ -129,9 +129,10 @@ def main(argv=None) -> int:
     options = parser.parse_args(argv)
     course = Course.find()
     if options.command == "release" and (options.language or options.translated):
+        from grader._language import exercise_languages
         from grader.translation import _exercises
 
-        languages = [options.language] if options.language else _exercises.languages(course)
+        languages = [options.language] if options.language else exercise_languages(course)
         return max([_exercises.release(course, language, options.assignments or None)
                     for language in languages], default=0)
     if options.command == "release":

@@ -33,9 +33,9 @@ from grader.bridge._verdict_text import (
     misconceptions_shown,
     report_lines,
 )
-from grader.translation import _catalogue, _exercises, _grading, _merge, _pofile
+from grader.translation import _catalogue, _grading, _merge, _pofile
 
-LANGUAGES = [lang for lang in _language.languages() if lang != ENGLISH]
+LANGUAGES = [lang for lang in _language.grading_languages() if lang != ENGLISH]
 ASSIGNMENT = "01_storage_strides"
 CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
 
@@ -86,7 +86,7 @@ def test_every_hidden_check_and_named_mistake_is_in_the_grading_catalogue():
 
 
 def test_there_is_a_grading_catalogue_for_each_language_with_exercises():
-    assert set(_exercises.languages(COURSE)) <= set(LANGUAGES)
+    assert set(_language.exercise_languages(COURSE)) <= set(LANGUAGES)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

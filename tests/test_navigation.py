@@ -7,7 +7,7 @@ import re
 
 from conftest import COURSE
 
-from grader import _navigation
+from grader import _language, _navigation
 
 
 def test_the_start_page_and_the_lessons_last_cells_are_as_release_writes_them():
@@ -61,7 +61,7 @@ def _translated_start_pages():
     from grader.translation import _layout
 
     return [(language, _layout.folder(COURSE, language) / _navigation.START)
-            for language in _layout.languages(COURSE)]
+            for language in _language.lesson_languages(COURSE)]
 
 
 def _markdown_links(path) -> list[str]:

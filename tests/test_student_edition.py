@@ -12,10 +12,9 @@ import pytest
 from conftest import ASSIGNMENTS, COURSE, ROOT, load_notebook
 
 from grader import _notebook, edition
-from grader._language import ENGLISH, localized
+from grader._language import ENGLISH, lesson_languages, localized
 from grader.checks import _digests, exercise_names
 from grader.edition import _files
-from grader.translation import _layout
 
 
 def registered_exercises() -> list[str]:
@@ -24,7 +23,7 @@ def registered_exercises() -> list[str]:
 MARKERS = ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS")
 
 
-LANGUAGES = [ENGLISH, *_layout.languages(COURSE)]  # an edition for students of each
+LANGUAGES = [ENGLISH, *lesson_languages(COURSE)]  # an edition for students of each
 
 
 @pytest.fixture(scope="module")

@@ -18,10 +18,11 @@ from test_navigation import _leads_somewhere
 from test_student_edition import _solutions
 
 from grader import _authoring, _navigation, _notebook
+from grader._language import exercise_languages
 from grader.translation import _docstrings, _exercises, _glossary, _layout, _merge, _pofile
 from grader.translation._catalogue import problems, translations
 
-LANGUAGES = _exercises.languages(COURSE)
+LANGUAGES = exercise_languages(COURSE)
 CATALOGUED = [(language, assignment) for language in LANGUAGES
               for assignment in _exercises.catalogues(COURSE, language)]
 RELEASED = [(language, assignment) for language in LANGUAGES

@@ -22,7 +22,7 @@ from conftest import COURSE, ROOT, load_notebook
 from test_grading import _with_answers
 from test_pipeline import leaked
 
-from grader import _notebook
+from grader import _language, _notebook
 from grader.batch import _gradebook
 from grader.batch._demo import synthetic_submission
 from grader.bridge._structure import restore_structure
@@ -32,7 +32,7 @@ from grader.translation import _exercises
 pytestmark = pytest.mark.heavy  # grades a class in a fixture: scheduled first
 
 ENGLISH = "en"
-TRANSLATED = [(language, assignment) for language in _exercises.languages(COURSE)
+TRANSLATED = [(language, assignment) for language in _language.exercise_languages(COURSE)
               for assignment in _exercises.complete(COURSE, language)]
 FRACTIONS = {"complete": 1.0, "partial": 0.5, "blank": 0.0}
 

@@ -16,10 +16,11 @@ import pytest
 from conftest import COURSE, ROOT
 
 from grader import _navigation, translation
+from grader._language import lesson_languages
 from grader.translation import _build, _catalogue, _glossary, _layout, _merge, _pofile, _runtime
 from grader.translation._catalogue import problems, translations
 
-LANGUAGES = translation.languages(COURSE)
+LANGUAGES = lesson_languages(COURSE)
 CATALOGUED = [(language, lesson) for language in LANGUAGES
               for lesson in translation.catalogues(COURSE, language)]
 PILOT = ROOT / "course" / "01_storage_strides.ipynb"

@@ -42,9 +42,8 @@ from ._build import build, catalogues, complete, expected, skeleton, update
 from ._catalogue import Problems, problems, translatable
 from ._generate import translated
 from ._glossary import glosses, untranslated
-from ._layout import languages
 from ._merge import merged
 
 __all__ = ["Problems", "build", "catalogues", "complete", "expected", "glosses",
-           "languages", "merged", "problems", "skeleton", "translatable", "translated",
+           "merged", "problems", "skeleton", "translatable", "translated",
            "untranslated", "update"]

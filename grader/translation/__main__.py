@@ -19,8 +19,9 @@ import argparse
 import sys
 
 from grader._course import Course
+from grader._language import exercise_languages, lesson_languages
 
-from . import _build, _exercises, _grading, _layout, _runtime
+from . import _build, _exercises, _grading, _runtime
 from ._catalogue import problems
 
 
@@ -63,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     course = Course.find()
     ok = True
-    every = sorted({*_layout.languages(course), *_exercises.languages(course)})
+    every = sorted({*lesson_languages(course), *exercise_languages(course)})
     for language in [args.language] if args.language else every:
         if args.command == "update":
             for path in [*_build.update(course, language, tuple(args.lessons)),

@@ -45,7 +45,7 @@ from ._catalogue import problems, source, translations
 from ._docstrings import docstrings, with_docstrings
 
 __all__ = ["LANGUAGE_VARIABLE", "catalogue_path", "catalogues", "complete", "doc_key",
-           "language_line", "languages", "release", "release_folder", "text_view",
+           "language_line", "release", "release_folder", "text_view",
            "translated_source", "update"]
 
 # What a kernel reads to know its language: a fetched assignment leaves its language's
@@ -101,11 +101,6 @@ def release_folder(course: Course, language: str) -> Path:
 
 def catalogue_path(course: Course, language: str, assignment: str) -> Path:
     return release_folder(course, language) / "po" / f"{assignment}.po"
-
-
-def languages(course: Course) -> list[str]:
-    """The languages with exercise catalogues (``exercises/*/po``)."""
-    return sorted(p.parent.name for p in (course.root / "exercises").glob("*/po") if p.is_dir())
 
 
 def catalogues(course: Course, language: str) -> dict[str, Catalog]:

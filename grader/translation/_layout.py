@@ -3,7 +3,7 @@
 ``course/<language>/`` holds the generated lessons, ``po/<lesson>.po`` their
 catalogues and ``language.toml`` the words that come from no lesson (the
 navigation cell's, the glossary). A language exists when its ``po/`` folder
-does: nothing here lists languages or lessons by hand.
+does (``grader._language.lesson_languages``): nothing lists languages or lessons by hand.
 """
 
 import tomllib
@@ -12,13 +12,7 @@ from pathlib import Path
 from grader import _navigation
 from grader._course import Course
 
-__all__ = ["catalogue_path", "folder", "language_file", "languages", "lessons",
-           "translated_path"]
-
-
-def languages(course: Course) -> list[str]:
-    """The languages with catalogues, e.g. ``["zh-CN"]``."""
-    return sorted(p.parent.name for p in (course.root / "course").glob("*/po") if p.is_dir())
+__all__ = ["catalogue_path", "folder", "language_file", "lessons", "translated_path"]
 
 
 def lessons(course: Course) -> list[Path]:
