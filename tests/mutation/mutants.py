@@ -400,6 +400,39 @@ MUTANTS = [
         ("tests/test_language.py::test_fill_joins_japanese_words_and_keeps_koreans_spaces",),
     ),
     Mutant(
+        "grading ignores the submitting id: every student graded on the whole list",
+        "grader/bridge/_nbgrader.py",
+        (("        variants = variants_of(instructor, assignment, "
+          'resources["nbgrader"].get("student"))',
+          "        variants = {}  # MUTANT"),),
+        ("tests/test_variants.py::"
+         "test_the_grader_takes_the_variant_from_the_submitting_id_never_the_notebook",),
+    ),
+    Mutant(
+        "the batch takes every submission's variant from one folder name, not its student's",
+        "grader/batch/_parallel.py",
+        (("            variants = variants_of(folder.parent, assignment, path.parents[1].name)",
+          "            variants = variants_of(folder.parent, assignment, path.parents[2].name)"
+          "  # MUTANT"),),
+        ("tests/test_variants.py::test_the_batch_judges_each_submission_on_its_folders_id",),
+    ),
+    Mutant(
+        "the hidden check grades every item, not the student's variant",
+        "grader/hidden/test_01_storage_strides.py",
+        (("    if operation not in yours:\n", "    if False:  # MUTANT\n"),),
+        ("tests/test_variants.py::test_own_table_scores_full_and_only_the_variant_is_graded",
+         "tests/test_variants.py::"
+         "test_a_copied_table_scores_as_wrong_for_the_items_it_lacks_and_says_why"),
+    ),
+    Mutant(
+        "a table made for another variant gets no line of feedback",
+        "grader/judge/_plugin.py",
+        (('            exercises[name]["another_variant"] = True',
+          "            pass  # MUTANT"),),
+        ("tests/test_variants.py::"
+         "test_a_copied_table_scores_as_wrong_for_the_items_it_lacks_and_says_why",),
+    ),
+    Mutant(
         "the regrade report swaps before and after: a student who gained is shown losing",
         "grader/batch/_regrade.py",
         (('    scores = (score(old["record"], old["points"]), score(new["record"], new["points"]))',
