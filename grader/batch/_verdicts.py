@@ -21,6 +21,7 @@ from importlib import metadata
 from pathlib import Path
 
 from grader import _notebook
+from grader.batch._verdict_sources import verdict_sources
 
 __all__ = ["verdict_key", "stored_verdict", "store_verdict"]
 
@@ -28,11 +29,10 @@ _GRADER = Path(__file__).parents[1]
 
 
 def _sources(assignment: str) -> list[Path]:
-    """The files a verdict depends on: the whole grader, its checks, givens and hidden
-    checks. Not only the assignment's own: checks import across chapters, and a
-    verdict judged again costs only time."""
-    return sorted(path for path in _GRADER.rglob("*")
-                  if path.suffix in (".py", ".json", ".ini") and "__pycache__" not in path.parts)
+    """The files a verdict depends on (``_verdict_sources``): the whole grader but the
+    other chapters' own files that nothing it runs imports. After an edit of chapter 1's
+    hidden checks, a regrade judges chapter 1 again, not chapter 2."""
+    return verdict_sources(_GRADER, assignment)
 
 
 @functools.cache

@@ -1,0 +1,79 @@
+"""The grader's files a verdict of one assignment depends on, so that a regrade after a
+change judges again only the assignments the change can touch.
+
+Every file of the grader counts (the judge, the sandbox, the public checks of every
+chapter, which ``grader.checks`` loads all at once, the shared oracles and strategies),
+except another chapter's own: its hidden checks (``hidden/test_<assignment>.py``), its
+strategies, oracles and named wrong answers (``hidden/<folder>/<chapter>.py``) and its
+givens (``givens/<chapter>.py``). Those count too where a file that counts imports them,
+read with ``ast`` (imports inside functions as well) until nothing new is imported: a
+chapter's checks may import another's. The only imports by name in what a judge runs
+(``grader.checks`` loading every chapter's checks, ``named_wrong_answers`` loading the
+assignment's own chapter) load files that count anyway (``tests/test_verdict_cache.py``).
+"""
+
+import ast
+from pathlib import Path
+
+__all__ = ["verdict_sources"]
+
+_SUFFIXES = (".py", ".json", ".ini")
+_CHAPTER_FOLDERS = ("hidden/strategies", "hidden/oracles", "hidden/wrong_answers", "givens")
+
+
+def _chapters(grader: Path) -> dict[str, str]:
+    """assignment → its chapter, from the hidden checks' file names."""
+    return {path.stem.removeprefix("test_"): path.stem.removeprefix("test_").split("_", 1)[-1]
+            for path in (grader / "hidden").glob("test_*.py")}
+
+
+def _own_files(grader: Path, assignment: str, chapter: str) -> set[Path]:
+    return {grader / "hidden" / f"test_{assignment}.py",
+            *(grader / folder / f"{chapter}.py" for folder in _CHAPTER_FOLDERS)}
+
+
+def _module(grader: Path, path: Path) -> list[str]:
+    """``path``'s module name as parts (``grader/hidden/oracles/__init__.py``:
+    grader, hidden, oracles)."""
+    parts = [grader.name, *path.relative_to(grader).with_suffix("").parts]
+    return parts[:-1] if parts[-1] == "__init__" else parts
+
+
+def _imported(grader: Path, path: Path) -> set[str]:
+    """Every module name ``path`` may import: ``from a import b`` may be ``a`` or ``a.b``."""
+    here = _module(grader, path)
+    package = here if path.name == "__init__.py" else here[:-1]
+    names = set()
+    for node in ast.walk(ast.parse(path.read_bytes(), filename=str(path))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package[:len(package) - node.level + 1] if node.level else []
+            module = ".".join(base + (node.module.split(".") if node.module else []))
+            names.add(module)
+            names.update(f"{module}.{alias.name}" for alias in node.names)
+    return names
+
+
+def _file_of(grader: Path, module: str) -> Path | None:
+    parts = module.split(".")
+    if parts[0] != grader.name:
+        return None
+    base = grader.joinpath(*parts[1:])
+    return base.with_suffix(".py")
+
+
+def verdict_sources(grader: Path, assignment: str) -> list[Path]:
+    """The files of ``grader`` (the package's folder) a verdict of ``assignment`` depends on."""
+    every = {path for path in grader.rglob("*")
+             if path.suffix in _SUFFIXES and "__pycache__" not in path.parts}
+    others = set().union(*(_own_files(grader, a, c) for a, c in _chapters(grader).items()
+                           if a != assignment)) & every
+    counted, unread = every - others, sorted(p for p in every - others if p.suffix == ".py")
+    while unread:
+        for module in _imported(grader, unread.pop()):
+            found = _file_of(grader, module)
+            if found in others and found not in counted:
+                counted.add(found)
+                unread.append(found)
+    return sorted(counted)
