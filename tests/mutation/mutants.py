@@ -464,4 +464,28 @@ MUTANTS = [
         ("tests/test_regrade_report.py::"
          "test_the_report_files_from_autograded_notebooks_formula_safe_hand_scores_kept",),
     ),
+    Mutant(
+        "any edit of the grader judges every assignment again",
+        "grader/batch/_verdict_sources.py",
+        (("                           if a != assignment)) & every",
+          "                           if a != assignment)) & set()  # MUTANT"),),
+        ("tests/test_verdict_sources.py::"
+         "test_an_edit_of_chapter_1s_own_files_judges_chapter_1_again_and_keeps_chapter_2",),
+    ),
+    Mutant(
+        "an assignment's own hidden checks left out of its verdict key",
+        "grader/batch/_verdict_sources.py",
+        (("                           if a != assignment)) & every",
+          "                           )) & every  # MUTANT"),),
+        ("tests/test_verdict_sources.py::"
+         "test_an_edit_of_chapter_1s_own_files_judges_chapter_1_again_and_keeps_chapter_2",),
+    ),
+    Mutant(
+        "the verdict key reads only the imports at a module's top, not those in functions",
+        "grader/batch/_verdict_sources.py",
+        (("    for node in ast.walk(ast.parse(path.read_bytes(), filename=str(path))):",
+          "    for node in ast.parse(path.read_bytes(), filename=str(path)).body:  # MUTANT"),),
+        ("tests/test_verdict_sources.py::"
+         "test_another_chapters_file_counts_where_a_counted_file_imports_it",),
+    ),
 ]
