@@ -12,6 +12,11 @@ the scores and prints the times. The floor (``_floor``) is the notebooks' cells
 and the hidden checks in one warm, unconfined interpreter, without nbgrader;
 our overhead per notebook is measured over it.
 
+Before the ratio it prints where our run's time went, phase by phase
+(``grader.batch._phases``: the run's ``reports/grading_phases.json``) in
+core-seconds (CPU seconds) per notebook, beside stock nbgrader's in all (the
+CPU of its commands and kernels, from ``getrusage``).
+
 ``--pieces`` grades the batch again with each speed piece turned off
 (``grader._course.SPEED_PIECES``), and without parallel judging, and prints
 what each is worth; every such run must give the same scores. The last line
@@ -21,6 +26,7 @@ reads ``speedup vs nbgrader: R.RRx``.
 import argparse
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -93,24 +99,33 @@ def _nbgrader(root: Path, *args: str) -> None:
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def _stock(batch, course: Course, work: Path) -> tuple[float, dict]:
+def _children_cpu() -> float:
+    """CPU seconds of this process's children that ended (and theirs, reaped in turn)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _stock(batch, course: Course, work: Path) -> tuple[float, float, dict]:
+    """Wall seconds, CPU seconds, and scores of stock nbgrader on ``batch``."""
     root = work / "stock"
     shutil.copytree(ROOT / "solutions", root / "solutions")
     (root / "nbgrader_config.py").write_text(STOCK_CONFIG.format(root=str(root)))
     _write(batch, root / "submitted", course)
-    started = time.monotonic()
+    started, cpu = time.monotonic(), _children_cpu()
     for assignment in batch:
         _nbgrader(root, "generate_assignment", assignment, "--force")
         _nbgrader(root, "autograde", assignment, "--force")
         _nbgrader(root, "generate_feedback", assignment, "--force")
     _nbgrader(root, "export", f"--to={root / 'grades.csv'}")
-    seconds = time.monotonic() - started
-    return seconds, {a: _gradebook.scores(f"sqlite:///{root}/gradebook.db", a) for a in batch}
+    seconds, cpu = time.monotonic() - started, _children_cpu() - cpu
+    return seconds, cpu, {a: _gradebook.scores(f"sqlite:///{root}/gradebook.db", a)
+                          for a in batch}
 
 
 def _ours(batch, course: Course, work: Path, jobs: str | None,
-          without: str = "") -> tuple[float, dict]:
-    """Our grading command on a fresh instructor folder, ``without`` those speed pieces."""
+          without: str = "") -> tuple[float, dict, dict]:
+    """Our grading command on a fresh instructor folder, ``without`` those speed pieces:
+    its wall seconds, scores, and phases (``grader.batch._phases``)."""
     # A folder of its own per run: no run may find another's stored verdicts.
     instructor = work / f"ours-jobs-{jobs or 'all'}-without-{without or 'nothing'}"
     _write(batch, instructor / "submitted", course)
@@ -121,8 +136,9 @@ def _ours(batch, course: Course, work: Path, jobs: str | None,
     started = time.monotonic()
     subprocess.run(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     seconds = time.monotonic() - started
+    phases = json.loads((instructor / "reports" / "grading_phases.json").read_text())
     return seconds, {a: _gradebook.scores(f"sqlite:///{instructor}/gradebook.db", a)
-                     for a in batch}
+                     for a in batch}, phases
 
 
 def _compare(stock: dict, ours: dict) -> tuple[list[str], list[str]]:
@@ -148,7 +164,7 @@ def _pieces(batch, course: Course, work: Path, jobs: str | None, all_on: tuple) 
     runs = [(piece, piece, jobs) for piece in SPEED_PIECES]
     runs.append(("parallel judging", "", "1"))
     for label, without, run_jobs in runs:
-        off_s, off = _ours(batch, course, work, run_jobs, without)
+        off_s, off, _ = _ours(batch, course, work, run_jobs, without)
         disagreed += [f"without {label}: {a}/{student} {row} (all on: {scores[a][student]})"
                       for a, table in off.items() for student, row in table.items()
                       if row != scores[a].get(student)]
@@ -158,6 +174,22 @@ def _pieces(batch, course: Course, work: Path, jobs: str | None, all_on: tuple) 
     for line in disagreed:
         print(f"  {line}")
     return not disagreed
+
+
+def phase_table(record: dict, stock_wall_s: float, stock_cpu_s: float) -> list[str]:
+    """Our run's phases (``grading_phases.json``), and stock's in all, per notebook.
+
+    Wall seconds of phases on different lanes overlap; core-seconds add up to the total.
+    """
+    notebooks = record["notebooks"]
+    lines = [f"{'phase':<22}{'lane':<10}{'wall s':>8}{'core-s/notebook':>17}"]
+    for name, phase in record["phases"].items():
+        lines.append(f"{name:<22}{phase['lane']:<10}{phase['wall_s']:8.1f}"
+                     f"{phase['cpu_s'] / notebooks:17.2f}")
+    lines.append(f"{'ours, in all':<32}{record['wall_s']:8.1f}{record['cpu_s'] / notebooks:17.2f}")
+    lines.append(f"{'stock nbgrader, in all':<32}{stock_wall_s:8.1f}"
+                 f"{stock_cpu_s / notebooks:17.2f}")
+    return lines
 
 
 def main() -> int:
@@ -173,9 +205,9 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="tensor-anatomy-bench-") as tmp:
         print(f"{options.students} submissions over {len(batch)} assignments, "
               f"{os.cpu_count()} cores", flush=True)
-        stock_s, stock = _stock(batch, course, Path(tmp))
+        stock_s, stock_cpu, stock = _stock(batch, course, Path(tmp))
         print(f"stock nbgrader: {stock_s:8.1f} s", flush=True)
-        ours_s, ours = _ours(batch, course, Path(tmp), options.jobs)
+        ours_s, ours, phases = _ours(batch, course, Path(tmp), options.jobs)
         print(f"ours:           {ours_s:8.1f} s", flush=True)
         if options.pieces:
             agreed = _pieces(batch, course, Path(tmp), options.jobs, (ours_s, ours))
@@ -188,6 +220,9 @@ def main() -> int:
           f"(ours and stock on {os.cpu_count()} cores, the floor on one)")
     print(f"honest submissions scored differently: {len(differ)} {differ[:5]}")
     print(f"hostile submissions that fooled stock nbgrader: {len(fooled)} {fooled[:3]}")
+    print(f"\nwhere the time went ({phases['notebooks']} notebooks, "
+          f"{phases['cores']} cores; students' processes not counted: grader/batch/_phases.py)")
+    print("\n".join(phase_table(phases, stock_s, stock_cpu)))
     print(f"speedup vs nbgrader: {stock_s / ours_s:.2f}x")
     return 1 if differ or not agreed else 0
 
