@@ -488,4 +488,27 @@ MUTANTS = [
         ("tests/test_verdict_sources.py::"
          "test_another_chapters_file_counts_where_a_counted_file_imports_it",),
     ),
+    Mutant(
+        "feedback's time is counted as autograde's: the phase table loses a phase",
+        "grader/bridge/_steps.py",
+        (('"generate_feedback": "feedback"}',
+          '"generate_feedback": "nbgrader autograde"}  # MUTANT'),),
+        ("tests/test_grading_phases.py::test_a_graded_class_records_every_phase_on_its_lane",),
+    ),
+    Mutant(
+        "the phases count no live child process (the warm judges)",
+        "grader/batch/_phases.py",
+        (("    for process in psutil.Process().children(recursive=True):",
+          "    for process in ():  # MUTANT"),),
+        ("tests/test_grading_phases.py::"
+         "test_a_child_process_is_counted_alive_and_after_it_ended",),
+    ),
+    Mutant(
+        "the bench prints core-seconds per run, not per notebook",
+        "benchmarks/grading_bench.py",
+        (("""f"{phase['cpu_s'] / notebooks:17.2f}")""",
+          """f"{phase['cpu_s']:17.2f}")  # MUTANT"""),),
+        ("tests/test_grading_phases.py::"
+         "test_the_bench_prints_core_seconds_per_notebook_from_the_record",),
+    ),
 ]
