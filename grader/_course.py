@@ -1,14 +1,15 @@
 """Where things are in a course checkout; every list is derived from disk."""
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
+
+from grader._settings import Settings, variable
 
 __all__ = ["COURSE_ID_DEFAULT", "Course", "EXCHANGE_DEFAULT", "SPEED_PIECES",
            "speed_pieces_off"]
 
-EXCHANGE_DEFAULT = "/srv/nbgrader/exchange"  # nbgrader's own
-COURSE_ID_DEFAULT = "tensor-anatomy"
+EXCHANGE_DEFAULT = str(Settings.exchange)  # nbgrader's own
+COURSE_ID_DEFAULT = Settings.course_id
 
 # The pieces that make grading fast, each of which ``benchmarks/grading_bench.py``
 # can turn off to measure what it is worth. No piece changes a verdict.
@@ -22,15 +23,14 @@ SPEED_PIECES = {
     "overlap": "nbgrader's steps take each notebook as soon as it is judged, while the "
                "others are judged (grader/batch/_run.py); off: after every notebook is judged",
 }
-_OFF_VARIABLE = "TENSOR_ANATOMY_BENCH_WITHOUT"
 
 
 def speed_pieces_off() -> frozenset[str]:
     """The pieces ``$TENSOR_ANATOMY_BENCH_WITHOUT`` (comma-separated) turns off; for the bench."""
-    off = frozenset(filter(None, os.environ.get(_OFF_VARIABLE, "").replace(" ", "").split(",")))
+    off = Settings.from_environment().bench_without
     unknown = off - SPEED_PIECES.keys()
     if unknown:
-        raise ValueError(f"{_OFF_VARIABLE}: unknown piece(s) {sorted(unknown)}; "
+        raise ValueError(f"{variable('bench_without')}: unknown piece(s) {sorted(unknown)}; "
                          f"known: {sorted(SPEED_PIECES)}")
     return off
 
@@ -50,27 +50,25 @@ class Course:
 
     @property
     def instructor(self) -> Path:
-        default = self.root / "instructor"
-        return Path(os.environ.get("TENSOR_ANATOMY_INSTRUCTOR_DIR", default)).resolve()
+        return (Settings.from_environment().instructor_dir or self.root / "instructor").resolve()
 
     @property
     def db_url(self) -> str:
         """The gradebook: SQLite in the instructor folder, or ``$TENSOR_ANATOMY_DB_URL``
         (e.g. ``postgresql+psycopg://user@host/db`` for many graders at once)."""
-        default = f"sqlite:///{self.instructor / 'gradebook.db'}"
-        return os.environ.get("TENSOR_ANATOMY_DB_URL", default)
+        return Settings.from_environment().db_url or f"sqlite:///{self.instructor / 'gradebook.db'}"
 
     @property
     def exchange(self) -> Path:
         """nbgrader's exchange, where assignments are released to and submitted through:
         ``$TENSOR_ANATOMY_EXCHANGE``, else nbgrader's own default. Every student and the
         instructor must be able to write to it."""
-        return Path(os.environ.get("TENSOR_ANATOMY_EXCHANGE", EXCHANGE_DEFAULT))
+        return Settings.from_environment().exchange
 
     @property
     def course_id(self) -> str:
         """The course's name in the exchange (``$TENSOR_ANATOMY_COURSE_ID``)."""
-        return os.environ.get("TENSOR_ANATOMY_COURSE_ID", COURSE_ID_DEFAULT)
+        return Settings.from_environment().course_id
 
     def assignments(self) -> list[str]:
         """Every assignment: a folder of ``solutions/`` holding a notebook."""

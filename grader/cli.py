@@ -17,6 +17,7 @@
                        the course's key is created in the instructor folder if none)
     new-exercise A N   write the stubs of a new exercise N of assignment A (its cells,
                        public check, hidden checks, wrong answers) and say what to fill in
+    settings           every TENSOR_ANATOMY_* variable: its value now and what it sets
 """
 
 import argparse
@@ -27,6 +28,7 @@ import sys
 from pathlib import Path
 
 from grader import _authoring, _navigation
+from grader._settings import Settings, variable
 from grader.batch._dry_run import dry_run
 from grader.batch._run import export_for_lms, grade
 from grader.bridge import _steps
@@ -126,7 +128,12 @@ def main(argv=None) -> int:
         command.add_argument("--allow-unconfined", action="store_true",
                              help="grade even where the kernel refuses the sandbox's namespaces "
                                   "(students' code then runs with this user's rights)")
+    sub.add_parser("settings", help="every TENSOR_ANATOMY_* variable, its value now and help")
     options = parser.parse_args(argv)
+    if options.command == "settings":
+        for name, value, meaning in Settings.from_environment().described():
+            print(f"{name}={value}\n    {meaning}")
+        return 0
     course = Course.find()
     if options.command == "release" and (options.language or options.translated):
         from grader._language import exercise_languages
@@ -167,7 +174,7 @@ def main(argv=None) -> int:
 
         # The synthetic students get a folder of their own, read by everything that runs.
         folder = (options.into or course.root / "demo").resolve()
-        os.environ["TENSOR_ANATOMY_INSTRUCTOR_DIR"] = str(folder)
+        os.environ[variable("instructor_dir")] = str(folder)  # judges and nbgrader inherit it
         print(f"demo: grading synthetic students in {folder}", flush=True)
         return demo(course, grade)
     names = [options.assignment] if options.assignment else course.assignments()

@@ -1,10 +1,12 @@
 """Stored verdicts are found again only when nothing they depend on has changed."""
 
 import functools
+from dataclasses import fields
 from pathlib import Path
 
 import pytest
 
+from grader._settings import Settings, judge_variables, variable
 from grader.batch import _verdicts
 
 
@@ -26,7 +28,7 @@ from grader.batch import _verdicts
 def test_a_stored_verdict_is_missed_when_anything_it_depends_on_changes(change, monkeypatch):
     nb = {"cells": [{"cell_type": "code", "metadata": {}, "source": "x = 1"}]}
     assignment = "01_storage_strides"
-    for name in _verdicts._SETTINGS:
+    for name in judge_variables():
         monkeypatch.delenv(name, raising=False)
     before = _verdicts.verdict_key(nb, assignment)
     kind, name, value = change
@@ -49,6 +51,29 @@ def test_a_stored_verdict_is_missed_when_anything_it_depends_on_changes(change, 
         monkeypatch.setattr(_verdicts, "_grader_digest",
                             functools.cache(_verdicts._grader_digest.__wrapped__))
     assert _verdicts.verdict_key(nb, assignment) != before
+
+
+def _other(setting) -> str:
+    """A value other than ``setting``'s default, as its variable is written."""
+    kinds = ((bool, "1"), (float, "0.5"), (frozenset, "replay"), (Path, "/elsewhere"))
+    return next((value for kind, value in kinds if isinstance(setting.default, kind)), "other")
+
+
+def test_every_setting_a_verdict_depends_on_is_in_its_key_and_no_other(monkeypatch):
+    """The key hashes the settings marked ``verdict`` (``grader._settings``), whole and
+    typed: a new one is in the key the day it is declared; the language validate speaks,
+    the gradebook's URL or the LMS are not (the same verdict, found again)."""
+    nb = {"cells": [{"cell_type": "code", "metadata": {}, "source": "x = 1"}]}
+    for setting in fields(Settings):
+        monkeypatch.delenv(variable(setting.name), raising=False)
+    before = _verdicts.verdict_key(nb, "01_storage_strides")
+    for setting in fields(Settings):
+        with monkeypatch.context() as changed:
+            changed.setenv(variable(setting.name), _other(setting))
+            moved = _verdicts.verdict_key(nb, "01_storage_strides") != before
+        assert moved is setting.metadata["verdict"], setting.name
+    monkeypatch.setenv(variable("call_timeout"), "10")  # the default, written out
+    assert _verdicts.verdict_key(nb, "01_storage_strides") == before
 
 
 def test_a_broken_or_foreign_stored_verdict_is_never_used(tmp_path):

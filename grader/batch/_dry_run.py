@@ -12,7 +12,6 @@ set, else the notebook's (a notebook of ``exercises/zh-CN/`` is Chinese); what a
 check says of a failure is the judge's, in English.
 """
 
-import os
 import sys
 from pathlib import Path
 
@@ -20,6 +19,7 @@ from anatomy_widgets._language import columns
 from grader import _language, _notebook
 from grader._course import Course
 from grader._language import ENGLISH, localized, marked
+from grader._settings import Settings
 from grader.bridge._verdict_text import report_lines, score
 from grader.checks._digests import finite_exercises
 from grader.judge._judge_server import judge
@@ -64,7 +64,7 @@ def _verdict_lines(name: str, record: dict, points: float, withheld, language: s
 def language_for(nb: dict, assignment: str) -> str:
     """The language to speak: ``$TENSOR_ANATOMY_LANG`` if it names one, else the notebook's
     (of the assignment's releases, the one its cells hold; else its metadata's)."""
-    setting = _language.named(os.environ.get(_language.ENVIRONMENT))
+    setting = _language.named(Settings.from_environment().language)
     if setting:
         return setting
     try:
@@ -79,7 +79,7 @@ def language_for(nb: dict, assignment: str) -> str:
 def dry_run(notebook: Path) -> int:
     """Judge ``notebook``, print its verdicts and points; the exit status."""
     assignment = notebook.resolve().parent.name
-    language = _language.named(os.environ.get(_language.ENVIRONMENT)) or ENGLISH
+    language = _language.named(Settings.from_environment().language) or ENGLISH
     try:
         nb = _notebook.load(notebook)
         language = language_for(nb, assignment)

@@ -21,6 +21,7 @@ from importlib import metadata
 from pathlib import Path
 
 from grader import _notebook
+from grader._settings import Settings
 from grader.batch._verdict_sources import verdict_sources
 
 __all__ = ["verdict_key", "stored_verdict", "store_verdict"]
@@ -44,12 +45,6 @@ def _grader_digest(assignment: str) -> str:
     return digest.hexdigest()
 
 
-# Settings that change what a judge decides: time budgets, whether students
-# are confined. Read when the key is made, as the judges read them.
-_SETTINGS = ("TENSOR_ANATOMY_CALL_TIMEOUT", "TENSOR_ANATOMY_CELL_TIMEOUT",
-             "TENSOR_ANATOMY_NOTEBOOK_TIMEOUT", "TENSOR_ANATOMY_ALLOW_UNCONFINED")
-
-
 @functools.cache
 def _versions() -> tuple[str, ...]:
     # Read from package metadata: importing torch here would cost the grading
@@ -61,7 +56,9 @@ def _versions() -> tuple[str, ...]:
 def verdict_key(nb: dict, assignment: str, variants: dict | None = None) -> str:
     """``variants``: the items the student is graded on (``grader.bridge._variants``);
     two students of one variant with the same code share a verdict."""
-    settings = [os.environ.get(name, "") for name in _SETTINGS]
+    # Every setting that changes what a judge decides (time budgets, whether students are
+    # confined: those marked ``verdict``), typed, read when the key is made as judges read them.
+    settings = Settings.from_environment().for_verdicts()
     parts = [assignment, _notebook.code_cells(nb), _grader_digest(assignment), settings,
              _versions()]
     # Without variants the key stays what it was: verdicts stored before still count.

@@ -24,6 +24,7 @@ from collections import defaultdict
 from nbgrader.plugins import FileNameCollectorPlugin
 
 from grader._ids import id_problem, terminal_safe
+from grader._settings import Settings, variable
 
 __all__ = ["LAYOUTS", "LmsNameCollector", "named_regexp"]
 
@@ -36,9 +37,9 @@ LAYOUTS = {
 
 def named_regexp() -> str:
     """The layout of ``$TENSOR_ANATOMY_LMS`` (canvas, the default, or moodle)."""
-    lms = os.environ.get("TENSOR_ANATOMY_LMS", "canvas").lower()
+    lms = Settings.from_environment().lms
     if lms not in LAYOUTS:
-        raise ValueError(f"TENSOR_ANATOMY_LMS={lms!r}: one of {sorted(LAYOUTS)}")
+        raise ValueError(f"{variable('lms')}={lms!r}: one of {sorted(LAYOUTS)}")
     return LAYOUTS[lms]
 
 

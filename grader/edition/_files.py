@@ -4,6 +4,7 @@ import tomllib
 
 from grader._course import Course
 from grader._language import ENGLISH, localized, marked
+from grader._settings import variable
 
 __all__ = ["edition_files", "readme", "start_page"]
 
@@ -122,8 +123,8 @@ Your instructor says if yours differ: set the two variables."""
 import os
 
 c = get_config()  # noqa: F821 - provided by nbgrader when it loads this file
-c.CourseDirectory.course_id = os.environ.get("TENSOR_ANATOMY_COURSE_ID", {course_id!r})
-c.Exchange.root = os.environ.get("TENSOR_ANATOMY_EXCHANGE", {exchange!r})
+c.CourseDirectory.course_id = os.environ.get("{course_id_variable}", {course_id!r})
+c.Exchange.root = os.environ.get("{exchange_variable}", {exchange!r})
 '''
 
 # Fetched assignments and feedback are the student's own work, not the edition's.
@@ -161,6 +162,7 @@ def edition_files(course: Course, language: str = ENGLISH) -> dict[str, str]:
         "requirements.txt": "\n".join(needs) + "\n",
         ".gitignore": _GITIGNORE,
         # The instructor's settings as this edition's defaults.
-        "nbgrader_config.py": _NBGRADER_CONFIG.format(course_id=course.course_id,
-                                                       exchange=str(course.exchange)),
+        "nbgrader_config.py": _NBGRADER_CONFIG.format(
+            course_id=course.course_id, course_id_variable=variable("course_id"),
+            exchange=str(course.exchange), exchange_variable=variable("exchange")),
     }

@@ -29,6 +29,7 @@ from grader._errors import (
     UngradableResult,
 )
 from grader._harness import harness_source
+from grader._settings import Settings
 from grader.judge._describe import describe_call
 from grader.judge._memory_watch import MemoryWatch
 from grader.student import _sandbox
@@ -154,10 +155,11 @@ def _remaining(deadline: float) -> float:
 class RemoteStudent:
     """Attribute access to the student's functions, each call a round trip."""
 
-    def __init__(self, cells: list[str], call_timeout: float = 5.0,
-                 cell_timeout: float = 60.0, max_restarts: int = 3,
+    # The time limits' defaults are the settings' (one value each, ``grader._settings``).
+    def __init__(self, cells: list[str], call_timeout: float = Settings.call_timeout,
+                 cell_timeout: float = Settings.cell_timeout, max_restarts: int = 3,
                  limits: _sandbox.Limits = _sandbox.DEFAULT_LIMITS,
-                 notebook_timeout: float = 300.0):
+                 notebook_timeout: float = Settings.notebook_timeout):
         self._limits, self._notebook_timeout = limits, notebook_timeout
         self._deadline = time.monotonic() + notebook_timeout
         self._output_left = NOTEBOOK_OUTPUT_LIMIT
@@ -353,14 +355,9 @@ def _reply_value(name: str, reply: dict, shared_with: list):
 
 
 def configured_student(cells: list[str]) -> RemoteStudent:
-    """A ``RemoteStudent`` with the time limits an instructor may set in the environment:
-    ``TENSOR_ANATOMY_CALL_TIMEOUT`` (seconds per call, default 10),
-    ``TENSOR_ANATOMY_CELL_TIMEOUT`` (seconds per notebook cell, default 60) and
-    ``TENSOR_ANATOMY_NOTEBOOK_TIMEOUT`` (seconds for the whole notebook, default 300).
-    """
-    return RemoteStudent(
-        cells,
-        call_timeout=float(os.environ.get("TENSOR_ANATOMY_CALL_TIMEOUT", 10.0)),
-        cell_timeout=float(os.environ.get("TENSOR_ANATOMY_CELL_TIMEOUT", 60.0)),
-        notebook_timeout=float(os.environ.get("TENSOR_ANATOMY_NOTEBOOK_TIMEOUT", 300.0)),
-    )
+    """A ``RemoteStudent`` with the time limits an instructor may set (``grader._settings``:
+    per call, per notebook cell, for the whole notebook)."""
+    settings = Settings.from_environment()
+    return RemoteStudent(cells, call_timeout=settings.call_timeout,
+                         cell_timeout=settings.cell_timeout,
+                         notebook_timeout=settings.notebook_timeout)

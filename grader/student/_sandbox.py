@@ -27,6 +27,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from grader._settings import Settings, judge_variables, variable
 from grader.student import _landlock, _namespaces, _syscalls
 from grader.student._libc import check as _check
 from grader.student._libc import libc as _libc
@@ -38,7 +39,7 @@ __all__ = ["Limits", "DEFAULT_LIMITS", "UNCONFINED_VARIABLE", "confine", "die_wi
 _PR_SET_PDEATHSIG, _PR_SET_DUMPABLE, _PR_CAPBSET_DROP = 1, 4, 24
 _PR_SET_NO_NEW_PRIVS, _PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL = 38, 47, 4
 _CAPABILITY_VERSION_3, _NR_CAPSET = 0x20080522, {"x86_64": 126, "aarch64": 91}
-UNCONFINED_VARIABLE = "TENSOR_ANATOMY_ALLOW_UNCONFINED"
+UNCONFINED_VARIABLE = variable("allow_unconfined")
 _PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 # What the student's process keeps of the grader's environment; the rest (a
 # database URL with its password, tokens, paths) never crosses.
@@ -49,10 +50,10 @@ _KEPT_VARIABLES = ("LANG", "LC_ALL", "CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEV
 # What a judge and its zygote keep of the grading command's environment. The
 # student's process is forked from the zygote and so holds its memory: a
 # secret (the gradebook's URL, a token) must never reach the zygote at all.
+# The instructor's settings go by name (``grader._settings``: those marked ``judge``); the
+# judge reads them back with ``Settings.from_environment``.
 _JUDGE_VARIABLES = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "PYTHONPATH", "VIRTUAL_ENV",
-                    "CI", UNCONFINED_VARIABLE, "TENSOR_ANATOMY_INSTRUCTOR_DIR",
-                    "TENSOR_ANATOMY_CALL_TIMEOUT", "TENSOR_ANATOMY_CELL_TIMEOUT",
-                    "TENSOR_ANATOMY_NOTEBOOK_TIMEOUT", "TENSOR_ANATOMY_BENCH_WITHOUT")
+                    "CI", *judge_variables())
 _JUDGE_PREFIXES = ("CUDA_", "NVIDIA_", "OPENBLAS_", "OMP_", "MKL_", "HYPOTHESIS_")
 
 
@@ -119,7 +120,7 @@ def judge_environment(**extra: str) -> dict[str, str]:
 
 def unconfined_allowed() -> bool:
     """Has the instructor accepted grading without namespaces (``--allow-unconfined``)?"""
-    return os.environ.get(UNCONFINED_VARIABLE) == "1"
+    return Settings.from_environment().allow_unconfined
 
 
 @functools.cache
