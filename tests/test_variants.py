@@ -19,12 +19,13 @@ import pytest
 
 from grader import edition
 from grader._course import Course
+from grader._errors import Mismatch
 from grader._language import localized
 from grader.batch import _parallel
 from grader.bridge import _nbgrader, _variants
 from grader.bridge._verdict_text import report_lines
-from grader.checks import _finite_answers
-from grader.givens import _variant
+from grader.checks import _finite_answers, check
+from grader.givens import variants as _variant
 from grader.givens.storage_strides import OPERATIONS
 from grader.judge._plugin import Grading
 
@@ -194,4 +195,24 @@ def test_a_student_reads_their_published_variant_and_the_key_reaches_no_student(
 
 def test_no_published_variant_means_the_whole_list_and_a_message(tmp_path, capsys):
     assert _variant.your_items(EXERCISE, OPERATIONS, tmp_path, "ada") == list(OPERATIONS)
-    assert "No variant of view_or_copy was published for ada" in capsys.readouterr().out
+    assert "No variant of view_or_copy is published in this folder" in capsys.readouterr().out
+
+
+def test_check_tries_the_students_own_variant(tmp_path, monkeypatch):
+    """``check(view_or_copy)`` in the fetched folder: the published items, no others."""
+    instructor, released = tmp_path / "instructor", tmp_path / ASSIGNMENT
+    released.mkdir()
+    monkeypatch.setenv("USER", "ada")
+    monkeypatch.delenv("LOGNAME", raising=False)
+    _variants.publish(instructor, released, ASSIGNMENT, ["ada"])
+    ada = _variants.variants_of(instructor, ASSIGNMENT, "ada")[EXERCISE]
+    table = _table(ada)
+
+    def view_or_copy():
+        return table
+
+    monkeypatch.chdir(released)
+    check(view_or_copy)  # 8 answers: all this student is asked
+    monkeypatch.chdir(tmp_path)  # no variant published here: the whole list is asked
+    with pytest.raises(Mismatch):
+        check(view_or_copy)

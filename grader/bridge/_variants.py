@@ -34,7 +34,7 @@ from pathlib import Path
 
 from grader._course import Course
 from grader._ids import id_problem
-from grader.givens import _variant
+from grader.givens import variants as _variant
 from grader.givens.storage_strides import OPERATIONS
 
 __all__ = ["KEY_FILE", "POOLS", "SIZE", "create_key", "derive", "publish", "publish_command",

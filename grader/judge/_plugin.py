@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, settings
 
 from grader import _notebook
-from grader.givens._variant import answers_another_variant
+from grader.givens.variants import answers_another_variant
 from grader.judge import _remote
 from grader.judge._describe import describe_failure
 
