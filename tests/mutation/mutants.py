@@ -511,4 +511,29 @@ MUTANTS = [
         ("tests/test_grading_phases.py::"
          "test_the_bench_prints_core_seconds_per_notebook_from_the_record",),
     ),
+    Mutant(
+        "allow-unconfined left out of the verdict key: a confined verdict reused unconfined",
+        "grader/_settings.py",
+        (('                for each in fields(self) if each.metadata["verdict"]}',
+          '                for each in fields(self) if each.metadata["verdict"]'
+          ' and each.name != "allow_unconfined"}  # MUTANT'),),
+        ("tests/test_verdict_cache.py::"
+         "test_every_setting_a_verdict_depends_on_is_in_its_key_and_no_other",),
+    ),
+    Mutant(
+        "a second reader of the environment: the LMS read in collect, beside Settings",
+        "grader/collect/_zip_names.py",
+        (("    lms = Settings.from_environment().lms",
+          '    lms = os.environ.get("TENSOR_ANATOMY_LMS", "canvas").lower()  # MUTANT'),),
+        ("tests/test_settings.py::"
+         "test_the_settings_module_is_the_graders_only_reader_of_its_variables",),
+    ),
+    Mutant(
+        "python -m grader settings prints the gradebook's URL, password and all",
+        "grader/_settings.py",
+        (('        return "" if value is None else "(set, not shown)"',
+          '        return "" if value is None else str(value)  # MUTANT'),),
+        ("tests/test_settings.py::"
+         "test_the_settings_command_lists_every_setting_with_its_help",),
+    ),
 ]
