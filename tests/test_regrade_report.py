@@ -3,7 +3,8 @@ student and exercise, the hidden checks that flipped, the points value that chan
 student who did not move left out, a score set by hand kept, no report on a first grading.
 
 Unit tests on hand-made verdicts first; then a small class graded end to end on a copy of
-the course, one hidden check changed so that it no longer rejects a stub, graded again.
+the course, one hidden check changed so that it no longer rejects a stub and one exercise's
+points raised, graded again.
 """
 
 import csv
@@ -139,6 +140,19 @@ def _loosen_a_check(course: Path) -> None:
     path.write_text("".join(lines), encoding="utf-8")
 
 
+def _raise_the_points(course: Path, exercise: str, points: int) -> None:
+    """``exercise``'s test cell worth ``points`` in the source and the release (``make
+    release``); the students' notebooks keep the old value, as handed in."""
+    for path in (course / "solutions" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb",
+                 course / "exercises" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"):
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        for cell in nb["cells"]:
+            ours = cell["metadata"].get("nbgrader", {})
+            if ours.get("grade") and ours.get("grade_id") == exercise:
+                ours["points"] = points
+        path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
 def _set_by_hand(db_url: str, student: str, exercise: str, score: float) -> None:
     from nbgrader.api import Gradebook
 
@@ -164,6 +178,7 @@ def regraded(tmp_path_factory):
     db_url = f"sqlite:///{instructor / 'gradebook.db'}"
     _set_by_hand(db_url, "blank", "diagonal_view", BY_HAND)
     _loosen_a_check(course)
+    _raise_the_points(course, "contiguous_strides", 3)
     second = _grade(course, instructor)
     return {"first": first, "reports after the first": reports, "second": second,
             "instructor": instructor, "scores": _gradebook.scores(db_url, ASSIGNMENT)}
@@ -177,17 +192,23 @@ def test_a_first_grading_writes_no_regrade_report(regraded):
 def test_the_regrade_names_who_moved_the_check_and_before_and_after(regraded):
     reports = regraded["instructor"] / "reports"
     with open(reports / f"{ASSIGNMENT}_regrade.csv", newline="", encoding="utf-8") as f:
-        rows = list(csv.DictReader(f))
-    (row,) = rows  # complete passed the check before: not there
-    assert (row["student"], row["exercise"], row["before"], row["tests_now_passing"],
-            row["tests_now_failing"], row["kept_by_hand"]) == (
-        "blank", "diagonal_view", "0", LOOSENED, "", f"{BY_HAND:g}")
-    gained = float(row["after"])
-    assert 0 < gained < 2 and row["change"] == f"{gained:+g}"
-    line = (f"- 1 student gains {gained:g} points on diagonal_view: {LOOSENED} now passes "
-            "(matches torch.diagonal, as a view, on broadcast matrices (a stride of 0)) "
-            "(1 keeps the score you set by hand: the gradebook keeps it)")
+        rows = {(row["student"], row["exercise"]): row for row in csv.DictReader(f)}
+    # complete passed the loosened check before, blank scores 0 of 2 or 3 points: not there
+    assert set(rows) == {("blank", "diagonal_view"), ("complete", "contiguous_strides")}
+    loosened, raised = rows["blank", "diagonal_view"], rows["complete", "contiguous_strides"]
+    assert (loosened["before"], loosened["tests_now_passing"], loosened["tests_now_failing"],
+            loosened["kept_by_hand"]) == ("0", LOOSENED, "", f"{BY_HAND:g}")
+    gained = float(loosened["after"])
+    assert 0 < gained < 2 and loosened["change"] == f"{gained:+g}"
+    assert (raised["before"], raised["after"], raised["change"], raised["points_before"],
+            raised["points_after"], raised["tests_now_passing"]) == ("2", "3", "+1", "2", "3", "")
     summary = (reports / f"{ASSIGNMENT}_regrade.md").read_text(encoding="utf-8").splitlines()
-    assert summary == [f"Regrade of {ASSIGNMENT}: 1 of 2 students moved", line]
-    assert line in regraded["second"].stdout
+    lines = [f"- 1 student gains {gained:g} points on diagonal_view: {LOOSENED} now passes "
+             "(matches torch.diagonal, as a view, on broadcast matrices (a stride of 0)) "
+             "(1 keeps the score you set by hand: the gradebook keeps it)",
+             "- 1 student gains 1 point on contiguous_strides: it is worth 3 points, not 2"]
+    assert summary[0] == f"Regrade of {ASSIGNMENT}: 2 of 2 students moved"
+    assert sorted(summary[1:]) == sorted(lines)
+    assert all(line in regraded["second"].stdout for line in lines)
     assert regraded["scores"]["blank"]["diagonal_view"] == BY_HAND  # the hand's score stands
+    assert regraded["scores"]["complete"]["contiguous_strides"] == 3
