@@ -39,8 +39,12 @@ def _verdict(points: float, *checks: tuple[tuple[str, str], bool], exercise="dia
     return {"exercise": exercise, "points": points, "record": record}
 
 
+def _graded(*verdicts: dict, answers: str = "the same answers") -> _regrade.Graded:
+    return _regrade.Graded(answers, {verdict["exercise"]: verdict for verdict in verdicts})
+
+
 def _class(offset_passes: dict[str, bool], points: float = 2.0) -> _regrade.Verdicts:
-    return {student: {"diagonal_view": _verdict(points, (BROADCAST, True), (OFFSET, passes))}
+    return {student: _graded(_verdict(points, (BROADCAST, True), (OFFSET, passes)))
             for student, passes in offset_passes.items()}
 
 
@@ -72,11 +76,25 @@ def test_a_check_that_now_fails_and_a_new_points_value_are_both_named():
 
 def test_a_dropped_check_says_so_and_a_student_graded_once_is_no_move():
     before = _class({"ada": False, "new": False})
-    after = {"ada": {"diagonal_view": _verdict(2.0, (BROADCAST, True))},
-             "late": {"diagonal_view": _verdict(2.0, (BROADCAST, False))}}
+    after = {"ada": _graded(_verdict(2.0, (BROADCAST, True))),
+             "late": _graded(_verdict(2.0, (BROADCAST, False)))}
     (move,) = _regrade.moves(before, after)
     assert (move.student, move.change, move.dropped) == ("ada", 1.0, ("test_diagonal_view_offset",))
     assert "test_diagonal_view_offset is no longer run" in _regrade.summary("a", [move], 1, {})[1]
+
+
+def test_a_student_who_handed_in_again_is_told_apart_from_the_graders_move():
+    before = _class({"ada": False, "grace": False})
+    after = {**_class({"ada": True}),
+             "grace": _graded(*_class({"grace": True})["grace"].exercises.values(),
+                              answers="new answers")}
+    found = _regrade.moves(before, after)
+    assert [(m.student, m.handed_in_again) for m in found] == [("ada", False), ("grace", True)]
+    assert _regrade.summary("a", found, 2, {})[1:] == [
+        "- 1 student gains 1 point on diagonal_view: test_diagonal_view_offset now passes "
+        f"({OFFSET[1]})",
+        "- 1 student gains 1 point on diagonal_view: they handed in again; "
+        f"test_diagonal_view_offset now passes ({OFFSET[1]})"]
 
 
 def _autograded(instructor, student: str, verdict: dict, assignment="a1") -> None:
@@ -95,12 +113,12 @@ def _autograded(instructor, student: str, verdict: dict, assignment="a1") -> Non
 def test_the_report_files_from_autograded_notebooks_formula_safe_hand_scores_kept(
         tmp_path, monkeypatch):
     for student, passes in {"=HYPERLINK(1)": False, "grace": False, "linus": True}.items():
-        _autograded(tmp_path, student, _class({student: passes})[student]["diagonal_view"])
+        _autograded(tmp_path, student, _verdict(2.0, (BROADCAST, True), (OFFSET, passes)))
     assert _regrade.write_regrade_report(tmp_path, "sqlite://", "a1", {}) is None
     assert not (tmp_path / "reports").exists()  # a first grading: nothing to compare
     before = _regrade.previous_verdicts(tmp_path, ["a1"])["a1"]
     for student in ("=HYPERLINK(1)", "grace"):
-        _autograded(tmp_path, student, _class({student: True})[student]["diagonal_view"])
+        _autograded(tmp_path, student, _verdict(2.0, (BROADCAST, True), (OFFSET, True)))
     monkeypatch.setattr(_regrade, "_hand_changed", lambda db, a: {("grace", "diagonal_view"): 0.5})
     table, text = _regrade.write_regrade_report(tmp_path, "sqlite://", "a1", before)
     with open(table, newline="", encoding="utf-8") as f:

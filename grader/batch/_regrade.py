@@ -14,6 +14,7 @@ earlier verdict) writes no report.
 
 import collections
 import csv
+import hashlib
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,14 +25,23 @@ from grader._ids import spreadsheet_cell, terminal_safe
 from grader._verdict import verdict_of
 from grader.bridge._verdict_text import score
 
-__all__ = ["COLUMNS", "Move", "moves", "previous_verdicts", "report_regrade", "summary",
+__all__ = ["COLUMNS", "Graded", "Move", "moves", "previous_verdicts", "report_regrade", "summary",
            "verdicts", "write_regrade_report"]
 
 COLUMNS = ("student", "exercise", "before", "after", "change", "points_before", "points_after",
-           "tests_now_passing", "tests_now_failing", "tests_dropped", "kept_by_hand")
+           "tests_now_passing", "tests_now_failing", "tests_dropped", "handed_in_again",
+           "kept_by_hand")
 
-# student → exercise → the verdict in the test cell (``verdict_of``)
-Verdicts = dict[str, dict[str, dict]]
+
+@dataclass(frozen=True)
+class Graded:
+    """A student's autograded notebook, as a regrade compares it."""
+
+    answers: str  # a digest of the answer cells: another means they handed in again
+    exercises: dict[str, dict]  # exercise → the verdict in its test cell (``verdict_of``)
+
+
+Verdicts = dict[str, Graded]  # by student
 
 
 @dataclass(frozen=True)
@@ -48,19 +58,27 @@ class Move:
     now_failing: tuple[str, ...]
     dropped: tuple[str, ...]  # checks the grader no longer runs
     descriptions: tuple[tuple[str, str], ...]  # (check, its description) of those
+    handed_in_again: bool  # the student's answers changed too, not only the grader
 
     @property
     def change(self) -> float:
         return round(self.after - self.before, 2)
 
 
+def _answers(nb: dict) -> str:
+    sources = ["".join(cell["source"]) for cell in nb["cells"]  # a string, or its lines
+               if cell.get("metadata", {}).get("nbgrader", {}).get("solution")]
+    return hashlib.sha256(repr(sources).encode("utf-8")).hexdigest()
+
+
 def verdicts(autograded: Path, assignment: str) -> Verdicts:
-    """student → exercise → verdict, from the autograded notebooks of ``assignment``."""
+    """student → their graded notebook, from the autograded notebooks of ``assignment``."""
     found = {}
     for path in sorted(Path(autograded).glob(f"*/{assignment}/*.ipynb")):
-        cells = _notebook.exercise_cells(_notebook.load(path))
-        found[path.parent.parent.name] = {
-            name: verdict for name, cell in cells.items() if (verdict := verdict_of(cell))}
+        nb = _notebook.load(path)
+        cells = _notebook.exercise_cells(nb)
+        found[path.parent.parent.name] = Graded(_answers(nb), {
+            name: verdict for name, cell in cells.items() if (verdict := verdict_of(cell))})
     return found
 
 
@@ -74,7 +92,8 @@ def _outcomes(record: dict) -> dict[str, bool]:
     return {check["check"]: bool(check["passed"]) for check in record["checks"]}
 
 
-def _move(student: str, exercise: str, old: dict, new: dict) -> Move | None:
+def _move(student: str, exercise: str, old: dict, new: dict,
+          handed_in_again: bool) -> Move | None:
     before, after = _outcomes(old["record"]), _outcomes(new["record"])
     now_passing = tuple(c for c, passed in after.items() if passed and not before.get(c))
     now_failing = tuple(c for c, passed in after.items() if not passed and before.get(c, True))
@@ -87,16 +106,18 @@ def _move(student: str, exercise: str, old: dict, new: dict) -> Move | None:
                 now_passing, now_failing, dropped,
                 tuple(dict.fromkeys((c["check"], c["description"])
                                     for c in old["record"]["checks"] + new["record"]["checks"]
-                                    if c["check"] in flipped)))
+                                    if c["check"] in flipped)), handed_in_again)
 
 
 def moves(before: Verdicts, after: Verdicts) -> list[Move]:
     """Each (student, exercise) graded both times whose score or hidden checks changed."""
     found = []
-    for student, exercises in sorted(after.items()):
-        for exercise, new in exercises.items():
-            old = before.get(student, {}).get(exercise)
-            if old is not None and (move := _move(student, exercise, old, new)):
+    for student, graded in sorted(after.items()):
+        earlier = before.get(student, Graded("", {}))
+        for exercise, new in graded.exercises.items():
+            old = earlier.exercises.get(exercise)
+            again = earlier.answers != graded.answers
+            if old is not None and (move := _move(student, exercise, old, new, again)):
                 found.append(move)
     return found
 
@@ -110,14 +131,16 @@ def _row(move: Move, by_hand: dict[tuple[str, str], float]) -> dict:
             "tests_now_passing": spreadsheet_cell(";".join(move.now_passing)),
             "tests_now_failing": spreadsheet_cell(";".join(move.now_failing)),
             "tests_dropped": spreadsheet_cell(";".join(move.dropped)),
+            "handed_in_again": "yes" if move.handed_in_again else "",
             "kept_by_hand": "" if kept is None else f"{kept:g}"}
 
 
 def _why(move: Move) -> list[str]:
     """Why a group moved: the points, then each flipped check's description once."""
     described = dict(move.descriptions)
-    reasons = [] if move.points_before == move.points_after else [
-        f"it is worth {move.points_after:g} points, not {move.points_before:g}"]
+    reasons = ["they handed in again"] if move.handed_in_again else []
+    if move.points_before != move.points_after:
+        reasons.append(f"it is worth {move.points_after:g} points, not {move.points_before:g}")
     for verb, checks in (("now passes", move.now_passing), ("now fails", move.now_failing),
                          ("is no longer run", move.dropped)):
         by_description = collections.defaultdict(list)
@@ -130,7 +153,8 @@ def _why(move: Move) -> list[str]:
 
 def _group(move: Move) -> tuple:
     described = dict(move.descriptions)
-    return (move.exercise, move.change, move.points_before, move.points_after,
+    return (move.exercise, move.change, move.handed_in_again, move.points_before,
+            move.points_after,
             tuple(sorted({described[c] for c in move.now_passing})),
             tuple(sorted({described[c] for c in move.now_failing})),
             tuple(sorted({described[c] for c in move.dropped})))
