@@ -536,4 +536,12 @@ MUTANTS = [
         ("tests/test_settings.py::"
          "test_the_settings_command_lists_every_setting_with_its_help",),
     ),
+    Mutant(
+        "the regrade report blames the grader where the student handed in again",
+        "grader/batch/_regrade.py",
+        (("            again = earlier.answers != graded.answers",
+          "            again = False  # MUTANT"),),
+        ("tests/test_regrade_report.py::"
+         "test_a_student_who_handed_in_again_is_told_apart_from_the_graders_move",),
+    ),
 ]
