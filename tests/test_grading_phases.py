@@ -1,7 +1,8 @@
 """Where a grading run's time goes: each phase recorded as data, and the bench's table.
 
 A small class graded in parallel writes ``reports/grading_phases.json`` with every
-phase on its lane; the CPU of a live or ended child process is counted; the bench
+phase on its lane; the CPU of a live or ended child process is counted, and of one the
+kernel reaps (a student's, under the zygote) while it lived; the bench
 prints core-seconds per notebook from that record, never from printed text.
 """
 
@@ -69,6 +70,35 @@ def test_a_child_process_is_counted_alive_and_after_it_ended():
         subprocess.run([sys.executable, "-c", BUSY.format(s=1.0)], check=True)
     assert alive >= 1.0
     assert phases.phases["export"].cpu_s >= 1.0
+
+
+# A zygote's way: SIGCHLD ignored, so the kernel reaps the busy child and no rusage counts it.
+ZYGOTE = """
+import os, signal, time
+signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+if os.fork() == 0:
+    started = time.process_time()
+    while time.process_time() - started < 1.0:
+        pass
+    os._exit(0)
+time.sleep(60)
+"""
+
+
+def test_a_process_the_kernel_reaps_is_counted_while_it_lived():
+    phases = _phases.Phases()
+    with phases.remainder("judging"):
+        zygote = subprocess.Popen([sys.executable, "-c", ZYGOTE])
+        deadline = time.monotonic() + 120
+        while len(psutil.Process(zygote.pid).children()) == 0:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        while psutil.Process(zygote.pid).children():  # the busy child, until it ended
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+    zygote.kill()
+    zygote.wait()
+    assert phases.phases["judging"].cpu_s >= 0.9  # a tick (0.1 s) may be missed
 
 
 def _bench(monkeypatch):
