@@ -544,4 +544,12 @@ MUTANTS = [
         ("tests/test_regrade_report.py::"
          "test_a_student_who_handed_in_again_is_told_apart_from_the_graders_move",),
     ),
+    Mutant(
+        "the phases miss the students' processes, which the kernel reaps",
+        "grader/batch/_phases.py",
+        (("            with self._reaped.sampling():\n                yield",
+          "            with contextlib.nullcontext():  # MUTANT\n                yield"),),
+        ("tests/test_grading_phases.py::"
+         "test_a_process_the_kernel_reaps_is_counted_while_it_lived",),
+    ),
 ]
