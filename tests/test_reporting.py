@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from grader.batch._progress import ProgressLine
+from grader._progress import ProgressLine
 from grader.batch._report import plot_scores
 
 

@@ -14,8 +14,8 @@ import itertools
 import os
 from pathlib import Path
 
+from grader._progress import ProgressLine
 from grader.batch import _verdicts
-from grader.batch._progress import ProgressLine
 from grader.bridge._structure import restored_submission
 from grader.bridge._variants import variants_of
 from grader.judge._judge_server import judge

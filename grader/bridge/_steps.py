@@ -17,7 +17,7 @@ from pathlib import Path
 
 from grader._course import Course
 from grader._ids import terminal_safe
-from grader.batch._progress import ProgressLine
+from grader._progress import ProgressLine
 
 __all__ = ["NbgraderSteps", "advice", "reason", "with_scripts_on_path"]
 
