@@ -45,10 +45,6 @@ def _table(text: str, exercises: list[tuple[str, int]]) -> str:
     return _ROW.sub(row, text)
 
 
-def _source(cell: dict) -> str:
-    return "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
-
-
 def _set_source(cell: dict, text: str) -> None:
     cell["source"] = text.splitlines(keepends=True) if isinstance(cell["source"], list) else text
 
@@ -57,14 +53,14 @@ def restated(nb: dict) -> dict:
     """``nb`` with its intro table and task headings rewritten from its test cells."""
     nb, exercises = copy.deepcopy(nb), _exercises(nb)
     markdown = [c for c in nb["cells"] if c.get("cell_type") == "markdown"]
-    intro = next(c for c in markdown if _ROW.search(_source(c)))
-    _set_source(intro, _table(_source(intro), exercises))
-    tasks = [c for c in markdown if _HEADING.search(_source(c))]
+    intro = next(c for c in markdown if _ROW.search(_notebook.source(c)))
+    _set_source(intro, _table(_notebook.source(intro), exercises))
+    tasks = [c for c in markdown if _HEADING.search(_notebook.source(c))]
     if len(tasks) != len(exercises):
         raise ValueError(f"{len(tasks)} task headings for {len(exercises)} exercises")
     for number, (cell, (_, points)) in enumerate(zip(tasks, exercises, strict=True), 1):
         text = _HEADING.sub(lambda m, n=number, p=points: f"## {n}. {m[1]} ({_points(p)})",
-                            _source(cell), count=1)
+                            _notebook.source(cell), count=1)
         _set_source(cell, text)
     return nb
 

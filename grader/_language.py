@@ -35,6 +35,7 @@ from functools import cache
 from pathlib import Path
 
 from anatomy_widgets._language import ENGLISH, ENVIRONMENT, read_po
+from grader import _notebook
 
 __all__ = ["ENGLISH", "ENVIRONMENT", "KEY", "exercise_languages", "grading_languages",
            "lesson_languages", "localized", "marked", "named", "notebook_language", "releases"]
@@ -99,11 +100,6 @@ def marked(text: str, context: str) -> str:
 
 # --- which language a notebook is in -----------------------------------------------
 
-def _text(cell: dict) -> str:
-    source = cell.get("source", "")
-    return "".join(source) if isinstance(source, list) else str(source)
-
-
 def _told(nb: dict) -> str | None:
     meta = nb.get("metadata")
     told = meta.get(KEY) if isinstance(meta, dict) else None
@@ -115,7 +111,7 @@ def notebook_language(nb: dict, releases: dict[str, dict]) -> str:
     the one whose cells it holds most of as released (same id and text; only the cells
     the languages write differently count); where the cells cannot tell (none kept, or a
     tie), the language its metadata names, if released; else English."""
-    texts = {lang: {c.get("id"): _text(c) for c in release.get("cells", [])}
+    texts = {lang: {c.get("id"): _notebook.source(c) for c in release.get("cells", [])}
              for lang, release in releases.items()}
     ids = set.intersection(*(set(t) for t in texts.values())) if texts else set()
     differing = {i for i in ids if len({t[i] for t in texts.values()}) > 1}
@@ -123,7 +119,7 @@ def notebook_language(nb: dict, releases: dict[str, dict]) -> str:
     for cell in nb.get("cells", []):
         if isinstance(cell, dict) and cell.get("id") in differing:
             for lang in releases:
-                kept[lang] += texts[lang][cell["id"]] == _text(cell)
+                kept[lang] += texts[lang][cell["id"]] == _notebook.source(cell)
     most = max(kept.values(), default=0)
     leaders = [lang for lang, count in kept.items() if count == most]
     told = _told(nb)

@@ -13,6 +13,7 @@ import math
 import re
 from pathlib import Path
 
+from grader import _notebook
 from grader._course import Course
 
 __all__ = ["START", "lessons", "refresh"]
@@ -33,17 +34,14 @@ def _load(path: Path) -> dict:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def _text(cell: dict) -> str:
-    return "".join(cell["source"])
-
-
 def _title(nb: dict) -> str:
-    return _text(nb["cells"][0]).splitlines()[0].lstrip("# ").strip()
+    return _notebook.source(nb["cells"][0]).splitlines()[0].lstrip("# ").strip()
 
 
 def minutes(nb: dict) -> int:
     """Reading and running time, rounded up to 5 minutes."""
-    words = sum(len(_text(c).split()) for c in nb["cells"] if c["cell_type"] == "markdown")
+    words = sum(len(_notebook.source(c).split()) for c in nb["cells"]
+                if c["cell_type"] == "markdown")
     cells = sum(c["cell_type"] == "code" for c in nb["cells"])
     return 5 * math.ceil((words / WORDS_PER_MINUTE + cells * MINUTES_PER_CODE_CELL) / 5)
 

@@ -3,16 +3,25 @@
 import json
 from pathlib import Path
 
-__all__ = ["code_cells", "student_cells", "is_test_cell", "exercise_cells", "load"]
+__all__ = ["code_cells", "student_cells", "is_test_cell", "exercise_cells", "load",
+           "nbgrader_metadata", "source"]
 
 
-def _nbgrader(cell) -> dict:
+def nbgrader_metadata(cell) -> dict:
+    """The cell's nbgrader metadata (``grade_id``, ``solution``, ``grade``...); ``{}`` if
+    none. A submitted cell's may be forged: ``grader.bridge._structure`` tells."""
     return cell.get("metadata", {}).get("nbgrader", {})
+
+
+def source(cell) -> str:
+    """A cell's source as one string (a notebook file keeps a list of lines, or a string)."""
+    text = cell.get("source", "")
+    return "".join(text) if isinstance(text, list) else str(text)
 
 
 def is_test_cell(cell) -> bool:
     """An autograder test cell: graded, code, and not a solution."""
-    meta = _nbgrader(cell)
+    meta = nbgrader_metadata(cell)
     return cell.get("cell_type") == "code" and meta.get("grade") and not meta.get("solution")
 
 
@@ -20,13 +29,8 @@ def exercise_cells(nb) -> dict:
     """Test cells by grade id; the grade id is the exercise name."""
     # A forged test cell without a name is no exercise (restoring the structure
     # puts the released cell back).
-    return {_nbgrader(c)["grade_id"]: c for c in nb["cells"]
-            if is_test_cell(c) and isinstance(_nbgrader(c).get("grade_id"), str)}
-
-
-def _source(cell) -> str:
-    src = cell.get("source", "")
-    return "".join(src) if isinstance(src, list) else src
+    return {nbgrader_metadata(c)["grade_id"]: c for c in nb["cells"]
+            if is_test_cell(c) and isinstance(nbgrader_metadata(c).get("grade_id"), str)}
 
 
 def _without_magics(source: str) -> str:
@@ -43,7 +47,7 @@ def student_cells(nb) -> list:
 
 def code_cells(nb) -> list[str]:
     """Sources of ``student_cells``, IPython syntax blanked out."""
-    return [_without_magics(_source(c)) for c in student_cells(nb)]
+    return [_without_magics(source(c)) for c in student_cells(nb)]
 
 
 def load(path: Path) -> dict:

@@ -13,6 +13,8 @@ import json
 import re
 from pathlib import Path
 
+from grader import _notebook
+
 __all__ = ["KEY", "lesson_of", "line", "restated", "sections", "without_line"]
 
 KEY = "tensor_anatomy"
@@ -25,15 +27,12 @@ def lesson_of(source_notebook: Path) -> Path:
     return source_notebook.parents[2] / "course" / f"{source_notebook.parent.name}.ipynb"
 
 
-def _text(cell: dict) -> str:
-    return "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
-
-
 def sections(lesson: dict) -> dict[str, str]:
     """cell id → the first heading of that markdown cell, for every cell that has one."""
     found = {}
     for cell in lesson["cells"]:
-        heading = _HEADING.search(_text(cell)) if cell["cell_type"] == "markdown" else None
+        markdown = cell["cell_type"] == "markdown"
+        heading = _HEADING.search(_notebook.source(cell)) if markdown else None
         if heading:
             found[cell["id"]] = heading[1].strip()
     return found
@@ -66,6 +65,6 @@ def restated(nb: dict, lesson_path: Path) -> dict:
         wanted = cell.get("metadata", {}).get(KEY, {}).get("read_first")
         if wanted:
             link = f"../../course/{lesson_path.name}"
-            text = _with_line(_text(cell), line(link, wanted, titles))
+            text = _with_line(_notebook.source(cell), line(link, wanted, titles))
             cell["source"] = text.splitlines(keepends=True)
     return nb

@@ -9,6 +9,7 @@ import copy
 import json
 import sys
 
+from grader import _notebook
 from grader._course import Course
 from grader.batch import _gradebook
 
@@ -21,10 +22,10 @@ def _solution_sources(source_nb: dict) -> dict[str, str]:
     """Solution cells of the source notebook by grade id, markers removed."""
     found = {}
     for cell in source_nb["cells"]:
-        meta = cell.get("metadata", {}).get("nbgrader", {})
+        meta = _notebook.nbgrader_metadata(cell)
         if meta.get("solution"):
-            src = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
-            kept = [line for line in src.splitlines() if line.strip() not in _MARKERS]
+            kept = [line for line in _notebook.source(cell).splitlines()
+                    if line.strip() not in _MARKERS]
             found[meta["grade_id"]] = "\n".join(kept)
     return found
 
@@ -34,7 +35,7 @@ def synthetic_submission(release_nb: dict, source_nb: dict, fraction: float) -> 
     solutions = _solution_sources(source_nb)
     submission = copy.deepcopy(release_nb)
     answer_cells = [c for c in submission["cells"]
-                    if c.get("metadata", {}).get("nbgrader", {}).get("solution")]
+                    if _notebook.nbgrader_metadata(c).get("solution")]
     for cell in answer_cells[: round(fraction * len(answer_cells))]:
         cell["source"] = solutions[cell["metadata"]["nbgrader"]["grade_id"]]
     return submission

@@ -67,7 +67,7 @@ def _autograded(folder: Path) -> tuple[dict[str, float], dict[str, dict]]:
     for path in sorted(folder.glob("*.ipynb")):
         notebook = _notebook.load(path)
         for cell in notebook.get("cells", []):
-            nbgrader = cell.get("metadata", {}).get("nbgrader", {})
+            nbgrader = _notebook.nbgrader_metadata(cell)
             if nbgrader.get("grade") and isinstance(nbgrader.get("grade_id"), str):
                 points[nbgrader["grade_id"]] = float(nbgrader.get("points") or 0.0)
         for name, cell in _notebook.exercise_cells(notebook).items():

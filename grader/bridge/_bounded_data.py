@@ -14,6 +14,7 @@ import re
 from nbconvert.preprocessors import Preprocessor
 from traitlets import Bool
 
+from grader import _notebook
 from grader.bridge._sanitize_html import DATA_BUDGET
 
 __all__ = ["BoundEmbeddedData", "bounded_source"]
@@ -58,7 +59,7 @@ class BoundEmbeddedData(Preprocessor):
     def preprocess_cell(self, cell, resources, index):
         if cell.cell_type not in ("markdown", "raw"):
             return cell, resources
-        text = cell.source if isinstance(cell.source, str) else "".join(cell.source)
+        text = _notebook.source(cell)
         text, left = bounded_source(text)
         kept = _bounded_attachments(cell.get("attachments"), left)
         cell.pop("attachments", None)

@@ -27,7 +27,7 @@ from nbconvert.preprocessors import Preprocessor
 from traitlets import Bool
 
 from anatomy_widgets._language import is_wide
-from grader import _language
+from grader import _language, _notebook
 from grader._course import Course
 from grader._language import ENGLISH, KEY, localized, marked
 from grader.bridge._structure import NOTE_ID, note_in_language
@@ -51,12 +51,8 @@ def with_language(nb: dict, language: str) -> dict:
     return nb
 
 
-def _text(cell: dict) -> str:
-    return "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
-
-
 def _is_answer(cell) -> bool:
-    return bool(cell.get("metadata", {}).get("nbgrader", {}).get("solution"))
+    return bool(_notebook.nbgrader_metadata(cell).get("solution"))
 
 
 class InStudentLanguage(Preprocessor):
@@ -77,7 +73,7 @@ class InStudentLanguage(Preprocessor):
                 cell.source = note_in_language(cell, language)
             elif cell.cell_type == "markdown" and cell.get("id") in given \
                     and not _is_answer(cell):
-                cell.source = _text(given[cell.id])
+                cell.source = _notebook.source(given[cell.id])
         return nb, resources
 
 

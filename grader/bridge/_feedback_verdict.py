@@ -33,7 +33,7 @@ class VerdictsOnThePage(Preprocessor):
             if verdict is None:  # unjudged: ``missing_verdicts`` fails the grading run
                 self.log.warning("test cell %s carries no verdict", name)
                 continue
-            given = cell.metadata.get("nbgrader", {}).get("score")
+            given = _notebook.nbgrader_metadata(cell).get("score")
             cell.outputs = verdict_outputs(verdict, language,
                                            None if given is None else float(given))
         return nb, resources

@@ -61,14 +61,10 @@ def _plain(cell: dict, number: int) -> dict:
     return kept
 
 
-def _text(source) -> str:
-    return "".join(source) if isinstance(source, list) else str(source)
-
-
 def _signature(cell: dict) -> tuple:
     """A grade or locked cell as the student cannot change it: type, source, nbgrader metadata."""
     meta = _nbgrader(cell) or {}
-    return cell.get("cell_type"), _text(cell.get("source", "")), meta.get("grade_id"), \
+    return cell.get("cell_type"), _notebook.source(cell), meta.get("grade_id"), \
         json.dumps(meta, sort_keys=True, default=str)
 
 
@@ -98,7 +94,7 @@ class _Sorted:
             grade_id = meta.get("grade_id") if meta is not None else None
             if meta is not None and cell["cell_type"] == "code" \
                     and grade_id in self.answer_ids and grade_id not in self.answers:
-                self.answers[grade_id], anchor = _text(cell.get("source", "")), grade_id
+                self.answers[grade_id], anchor = _notebook.source(cell), grade_id
             elif meta is None or grade_id in self.answers:  # a copied answer runs as plain code
                 self.following.setdefault(anchor, []).append(_plain(cell, number))
             elif translated.get(_signature(cell), _signature(cell)) in fixed:
@@ -139,10 +135,10 @@ def note_in_language(cell: dict, language: str) -> str:
     ours = cell.get("metadata", {}).get(KEY)
     changes = ours.get("changes") if isinstance(ours, dict) else None
     try:
-        return _note_text(changes, language) if isinstance(changes, list) else _text(
-            cell.get("source", ""))
+        return _note_text(changes, language) if isinstance(changes, list) else _notebook.source(
+            cell)
     except (KeyError, TypeError, AttributeError, IndexError, ValueError):
-        return _text(cell.get("source", ""))  # not a note we wrote
+        return _notebook.source(cell)  # not a note we wrote
 
 
 def restore_structure(submitted: dict, release: dict,
@@ -157,7 +153,7 @@ def restore_structure(submitted: dict, release: dict,
     restored = copy.deepcopy(release)
     cells, preamble_done = [], False
     for cell in restored["cells"]:
-        cell["source"] = _text(cell.get("source", ""))  # nbgrader hashes strings, not lists
+        cell["source"] = _notebook.source(cell)  # nbgrader hashes strings, not lists
         grade_id = (_nbgrader(cell) or {}).get("grade_id")
         is_answer = grade_id in found.answer_ids
         if is_answer and not preamble_done:

@@ -121,7 +121,7 @@ def _setup(assignment: str) -> str:
     except (OSError, ValueError):
         return ""
     setup = [c for c in cells
-             if c.get("metadata", {}).get("nbgrader", {}).get("grade_id") == "setup"]
+             if _notebook.nbgrader_metadata(c).get("grade_id") == "setup"]
     return "\n\n".join(_notebook.code_cells({"cells": setup}))
 
 

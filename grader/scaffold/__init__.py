@@ -17,7 +17,7 @@ import json
 import sys
 from pathlib import Path
 
-from grader import _authoring
+from grader import _notebook
 from grader._course import Course
 from grader.scaffold._request import (
     DEFAULT_POINTS,
@@ -28,7 +28,6 @@ from grader.scaffold._request import (
     Written,
     _chapter,
     _check_request,
-    _grade_id,
     _places,
     _rel,
 )
@@ -127,11 +126,11 @@ def unwritten(root: Path) -> list[str]:
     for assignment in course.assignments():
         path = course.source_notebook(assignment)
         for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
-            marked = [line.strip() for line in _lines(_authoring._source(cell))
+            marked = [line.strip() for line in _lines(_notebook.source(cell))
                       if MARKER in line]
             if marked:
-                found.append(f"{_rel(course, path)}, cell {_grade_id(cell) or cell.get('id')}: "
-                             f"{marked[0]}")
+                name = _notebook.nbgrader_metadata(cell).get("grade_id") or cell.get("id")
+                found.append(f"{_rel(course, path)}, cell {name}: {marked[0]}")
     for folder in ("grader/checks", "grader/hidden"):
         for path in sorted((course.root / folder).rglob("*.py")):
             lines = path.read_text(encoding="utf-8").splitlines()

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from grader._course import Course
+from grader._notebook import nbgrader_metadata
 
 __all__ = ["MARKER", "DEFAULT_POINTS", "Refused", "Written"]
 
@@ -52,10 +53,6 @@ def _rel(course: Course, path: Path) -> str:
     return str(path.relative_to(course.root))
 
 
-def _grade_id(cell: dict):
-    return cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
-
-
 def _top_level_names(tree: ast.Module) -> set[str]:
     return {node.name for node in tree.body
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)}
@@ -76,7 +73,7 @@ def _where_it_exists(course: Course, assignment: str, name: str, texts: dict) ->
     found = []
     for other in course.assignments():
         nb = json.loads(course.source_notebook(other).read_text(encoding="utf-8"))
-        ids = {_grade_id(c) for c in nb["cells"]}
+        ids = {nbgrader_metadata(c).get("grade_id") for c in nb["cells"]}
         taken = {name} if other != assignment else {name, f"{name}_task", f"{name}_answer"}
         if ids & taken:
             found.append(f"{other} has a cell {sorted(ids & taken)[0]}")

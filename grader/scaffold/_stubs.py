@@ -18,7 +18,6 @@ from grader.scaffold._request import (
     WRONG_STUBS,
     Refused,
     _chapter,
-    _grade_id,
     _wrong_answers_dict,
 )
 
@@ -144,7 +143,7 @@ def _new_cells(nb: dict, assignment: str, name: str, points: int) -> list[dict]:
 
 def _with_row(nb: dict, name: str, points: int) -> None:
     """A row for ``name`` after the intro table's last row (``restated`` numbers it)."""
-    source = _authoring._source
+    source = _notebook.source
     intro = next((c for c in nb["cells"] if c.get("cell_type") == "markdown"
                   and _authoring._ROW.search(source(c))), None)
     if intro is None:
@@ -160,7 +159,7 @@ def _notebook_text(course: Course, assignment: str, name: str, points: int) -> t
     """The source notebook with the new exercise's cells; and the exercise's number."""
     nb = json.loads(course.source_notebook(assignment).read_text(encoding="utf-8"))
     tests = [i for i, c in enumerate(nb["cells"]) if _notebook.is_test_cell(c)
-             and isinstance(_grade_id(c), str)]
+             and isinstance(_notebook.nbgrader_metadata(c).get("grade_id"), str)]
     at = tests[-1] + 1 if tests else len(nb["cells"])
     nb["cells"][at:at] = _new_cells(nb, assignment, name, points)
     _with_row(nb, name, points)

@@ -18,6 +18,7 @@ from babel.messages.catalog import Catalog
 
 from grader._course import Course
 from grader._navigation import START
+from grader._notebook import source
 
 from . import _exercises, _layout, _merge, _pofile, _runtime
 from ._catalogue import problems, translations
@@ -74,7 +75,7 @@ def _following(course: Course, lesson: Path, ready: dict) -> tuple | None:
     if after[0] in ready:
         first = translations(ready[after[0]])[load(after[0])["cells"][0]["id"]]
         return title(first.string), after[0].name, True
-    return title("".join(load(after[0])["cells"][0]["source"])), f"../{after[0].name}", False
+    return title(source(load(after[0])["cells"][0])), f"../{after[0].name}", False
 
 
 def _exercises_of(course: Course, language: str, lesson: Path, released) -> Path:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from babel.messages.catalog import Catalog, Message
 
 from grader._navigation import NAVIGATION_ID
+from grader._notebook import source
 
 __all__ = ["Problems", "SAYERS", "fields", "is_said", "keyed", "keyed_problems", "printed",
            "problems", "said", "say_context", "source", "templates", "translatable", "translations",
@@ -28,11 +29,6 @@ __all__ = ["Problems", "SAYERS", "fields", "is_said", "keyed", "keyed_problems",
 
 SAYERS = ("say", "words")  # anatomy_widgets' functions whose first argument is a template
 _SAY = ":say"
-
-
-def source(cell: dict) -> str:
-    text = cell.get("source", "")
-    return "".join(text) if isinstance(text, list) else text
 
 
 def translatable(nb: dict) -> dict[str, str]:

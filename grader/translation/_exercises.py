@@ -38,10 +38,11 @@ from babel.messages.catalog import Catalog
 from anatomy_widgets._language import ENVIRONMENT
 from grader import _read_first
 from grader._course import Course
+from grader._notebook import nbgrader_metadata, source
 from grader.bridge._steps import with_scripts_on_path
 
 from . import _layout, _merge, _pofile
-from ._catalogue import problems, source, translations
+from ._catalogue import problems, translations
 from ._docstrings import docstrings, with_docstrings
 
 __all__ = ["LANGUAGE_VARIABLE", "catalogue_path", "catalogues", "complete", "doc_key",
@@ -64,10 +65,6 @@ def doc_key(cell_id: str, name: str) -> str:
     return f"{cell_id}:{name}.__doc__"
 
 
-def _nbgrader(cell: dict) -> dict:
-    return cell.get("metadata", {}).get("nbgrader", {})
-
-
 def _read_first_ids(cell: dict) -> list[str]:
     return cell.get("metadata", {}).get(_read_first.KEY, {}).get("read_first") or []
 
@@ -82,7 +79,7 @@ def text_view(nb: dict) -> dict:
     cells = []
     for cell in nb["cells"]:
         text = source(cell)
-        if _nbgrader(cell).get("solution"):
+        if nbgrader_metadata(cell).get("solution"):
             if cell["cell_type"] == "code":
                 cells += [_markdown(doc_key(cell["id"], name), doc)
                           for name, doc in docstrings(text).items()]
@@ -176,7 +173,7 @@ def translated_source(course: Course, language: str, assignment: str,
     entries = {key: m.string for key, m in translations(catalog).items()}
     nb = copy.deepcopy(nb)
     for cell in nb["cells"]:
-        grading = _nbgrader(cell)
+        grading = nbgrader_metadata(cell)
         if grading.get("solution") and cell["cell_type"] == "code":
             wanted = {name: entries[doc_key(cell["id"], name)]
                       for name in docstrings(source(cell))}

@@ -16,6 +16,7 @@ import os
 from pathlib import Path
 
 from grader import _navigation
+from grader._notebook import source
 
 __all__ = ["start_page"]
 
@@ -25,7 +26,7 @@ def _load(path: Path) -> dict:
 
 
 def _first_line(nb: dict) -> str:
-    return "".join(nb["cells"][0]["source"]).splitlines()[0].lstrip("# ").strip()
+    return source(nb["cells"][0]).splitlines()[0].lstrip("# ").strip()
 
 
 def _link(target: Path, here: Path) -> str:
