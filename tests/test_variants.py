@@ -48,19 +48,25 @@ def _instructor(tmp_path: Path) -> Path:
     return folder
 
 
-def test_200_students_get_200_orders_and_almost_200_sets_of_items():
-    variants = [_variant_of(student) for student in IDS]
+POOLED = [(assignment, exercise, pool) for assignment, exercises in _variants.POOLS.items()
+          for exercise, pool in exercises.items()]
+
+
+@pytest.mark.parametrize(("chapter", "exercise", "pool"), POOLED,
+                         ids=[exercise for _, exercise, _ in POOLED])
+def test_200_students_get_200_orders_and_almost_200_sets_of_items(chapter, exercise, pool):
+    variants = [_variants.derive(KEY, chapter, exercise, s, pool) for s in IDS]
     sets = [frozenset(v) for v in variants]
     same = sum(a == b for a, b in itertools.combinations(sets, 2))
     shared = [len(a & b) for a, b in itertools.combinations(sets, 2)]
-    print(f"200 ids: {len(set(map(tuple, variants)))} orders, {len(set(sets))} sets of items, "
-          f"{same} pairs with the same items, {sum(shared) / len(shared):.2f} of 8 shared "
-          f"on average")
+    print(f"{exercise}, 200 ids: {len(set(map(tuple, variants)))} orders, {len(set(sets))} "
+          f"sets of items, {same} pairs with the same items, "
+          f"{sum(shared) / len(shared):.2f} of 8 shared on average")
     assert all(len(v) == len(set(v)) == _variants.SIZE for v in variants)
     assert len(set(map(tuple, variants))) == 200
     # C(16, 8) = 12,870 sets: 200 ids make about 1.5 pairs with the same items.
     assert len(set(sets)) >= 195 and same <= 5
-    assert 3.5 < sum(shared) / len(shared) < 4.5  # a classmate shares half of yours
+    assert 3.0 < sum(shared) / len(shared) < 4.5  # a classmate shares half of yours or less
 
 
 def test_two_students_differ_and_another_key_gives_other_variants():
@@ -85,21 +91,24 @@ def _solution_table() -> dict[str, str]:
     return namespace["view_or_copy"]()
 
 
-def _graded(tmp_path: Path, table: dict, variants: dict | None) -> dict:
-    """The hidden checks of view_or_copy on a student whose function returns ``table``,
+def _graded(tmp_path: Path, table: dict, variants: dict | None,
+            exercise: str = EXERCISE) -> dict:
+    """The hidden checks of ``exercise`` on a student whose function returns ``table``,
     graded on ``variants`` (as the judge hands them), in this process."""
+    assignment = next(a for a, exercises in _variants.POOLS.items() if exercise in exercises)
     code = tmp_path / "student.py"
-    code.write_text(f"OPERATIONS = {list(table)!r}  # the variant cell, edited\n"
-                    f"def view_or_copy():\n    return {table!r}\n", encoding="utf-8")
+    code.write_text(f"import numpy as np\nimport torch\n"
+                    f"OPERATIONS = {list(table)!r}  # the variant cell, edited\n"
+                    f"def {exercise}():\n    return {table!r}\n", encoding="utf-8")
     grading = Grading()
     grading.begin(None, variants)
-    args = [str(HIDDEN / f"test_{ASSIGNMENT}.py"), "--student-code", str(code),
-            "--student-local", "-q", "-k", "test_view_or_copy", "--noconftest",
+    args = [str(HIDDEN / f"test_{assignment}.py"), "--student-code", str(code),
+            "--student-local", "-q", "-k", f"test_{exercise}", "--noconftest",
             "-p", "no:cacheprovider", "-o", "addopts=", "--rootdir", str(HIDDEN),
             "-c", str(HIDDEN / "pytest.ini"), "-W", "ignore::pytest.PytestAssertRewriteWarning"]
     with contextlib.redirect_stdout(sys.stderr):
         assert pytest.main(args, plugins=[grading]) in (0, 1)
-    return grading.verdict()[EXERCISE]
+    return grading.verdict()[exercise]
 
 
 def _table(items) -> dict[str, str]:
@@ -130,6 +139,18 @@ def test_a_copied_table_scores_as_wrong_for_the_items_it_lacks_and_says_why(tmp_
     assert lines[1].strip().startswith("These answers are for another variant than yours")
     said = report_lines(EXERCISE, record, 2.0, "zh-CN")[1].strip()  # the student's language
     assert said == localized(lines[1].strip(), "verdict", "zh-CN") != lines[1].strip()
+
+
+def test_factory_results_is_graded_on_the_variant_too(tmp_path):
+    exercise, pool = "factory_results", _variants.POOLS["02_creating_tensors"]["factory_results"]
+    ada, grace = (_variants.derive(KEY, "02_creating_tensors", exercise, s, pool)
+                  for s in ("ada", "grace"))
+    truth = {e: _finite_answers.torch_factory_result(e) for e in pool}
+    own = _graded(tmp_path, {e: truth[e] for e in ada}, {exercise: ada}, exercise)
+    copied = _graded(tmp_path, {e: truth[e] for e in grace}, {exercise: ada}, exercise)
+    assert (own["passed"], own["total"]) == (8, 8) and "another_variant" not in own
+    assert copied["passed"] == len(set(ada) & set(grace)) < 8 == copied["total"]
+    assert copied["another_variant"] is True
 
 
 def test_the_whole_list_is_never_penalised(tmp_path):

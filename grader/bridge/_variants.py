@@ -35,6 +35,7 @@ from pathlib import Path
 from grader._course import Course
 from grader._ids import id_problem
 from grader.givens import variants as _variant
+from grader.givens.creating_tensors import EXPRESSIONS
 from grader.givens.storage_strides import OPERATIONS
 
 __all__ = ["KEY_FILE", "POOLS", "SIZE", "create_key", "derive", "publish", "publish_command",
@@ -42,9 +43,10 @@ __all__ = ["KEY_FILE", "POOLS", "SIZE", "create_key", "derive", "publish", "publ
 
 KEY_FILE = "variants.key"
 # assignment -> exercise -> the pool a variant is drawn from.
-POOLS = {"01_storage_strides": {"view_or_copy": tuple(OPERATIONS)}}
-# Items per variant: 8 of 16 gives C(16, 8) = 12,870 sets; two students share
-# half their items on average, so a classmate's table answers about half of yours.
+POOLS = {"01_storage_strides": {"view_or_copy": tuple(OPERATIONS)},
+         "02_creating_tensors": {"factory_results": tuple(EXPRESSIONS)}}
+# Items per variant: 8 of 16 gives C(16, 8) = 12,870 sets (8 of 18: 43,758); two students
+# share half their items or less, so a classmate's table answers about half of yours.
 SIZE = 8
 
 

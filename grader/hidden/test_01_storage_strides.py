@@ -19,6 +19,7 @@ from grader.checks._finite_answers import torch_view_or_copy
 from grader.checks._registry import registered
 from grader.givens.storage_strides import OPERATIONS
 from grader.hidden._examples import exercises_checked_by_examples
+from grader.hidden._variant_items import only_yours
 from grader.hidden.oracles import truth_for
 from grader.hidden.strategies import shared as gs
 from grader.hidden.strategies import storage_strides as ss
@@ -168,24 +169,8 @@ def test_storage_position_out_of_range(case, *, student):
 @pytest.mark.parametrize("operation", OPERATIONS)
 def test_view_or_copy(operation, *, student, variant):
     """says correctly whether this operation returns a view of x or a copy"""
-    # Only the student's variant counts: derived from the id that submitted, never
-    # from the notebook (grader/bridge/_variants.py). The rest are not checks at all.
-    yours = variant.items("view_or_copy", OPERATIONS)
-    if operation not in yours:
-        pytest.skip("not in this student's variant")
-    if operation == yours[0]:  # once: is the table made for another variant?
-        _see_table(variant, student)
+    only_yours(variant, "view_or_copy", operation, OPERATIONS, student.view_or_copy)
     ch.compare_view_or_copy(student.view_or_copy, operation, torch_view_or_copy(operation))
-
-
-def _see_table(variant, student) -> None:
-    try:
-        answers = student.view_or_copy()
-    except Exception:  # noqa: BLE001 - the check itself fails on it, and says why
-        return
-    if isinstance(answers, dict):
-        variant.saw_table("view_or_copy", [k for k in answers if isinstance(k, str)],
-                          OPERATIONS)
 
 
 # --- 4. diagonal_view -----------------------------------------------------------------

@@ -24,6 +24,7 @@ from grader.checks._finite_answers import torch_factory_result
 from grader.checks._registry import registered
 from grader.givens.creating_tensors import EXPRESSIONS
 from grader.hidden._examples import exercises_checked_by_examples
+from grader.hidden._variant_items import only_yours
 from grader.hidden.oracles import creating_tensors as oracle
 from grader.hidden.oracles import truth_for
 from grader.hidden.strategies import creating_tensors as cs
@@ -100,8 +101,9 @@ def test_infer_dtype_ragged_depths(data, *, student):
 
 @pytest.mark.exercise("factory_results")
 @pytest.mark.parametrize("expression", EXPRESSIONS)
-def test_factory_results(expression, *, student):
+def test_factory_results(expression, *, student, variant):
     """gives the right dtype and shape for this expression"""
+    only_yours(variant, "factory_results", expression, EXPRESSIONS, student.factory_results)
     ch.compare_factory_results(student.factory_results, expression,
                                torch_factory_result(expression))
 
