@@ -552,4 +552,19 @@ MUTANTS = [
         ("tests/test_grading_phases.py::"
          "test_a_process_the_kernel_reaps_is_counted_while_it_lived",),
     ),
+    Mutant(
+        "a cell's source kept as its list of lines: code and titles read wrong everywhere",
+        "grader/_notebook.py",
+        (('    return "".join(text) if isinstance(text, list) else str(text)',
+          '    return str(text)  # MUTANT'),),
+        ("tests/test_cell_helpers.py::test_a_cells_source_is_one_string",),
+    ),
+    Mutant(
+        "a private copy of a cell's source again, beside grader._notebook.source",
+        "grader/_navigation.py",
+        (('    return _notebook.source(nb["cells"][0]).splitlines()[0].lstrip("# ").strip()',
+          '    return "".join(nb["cells"][0]["source"]).splitlines()[0].lstrip("# ").strip()'
+          '  # MUTANT'),),
+        ("tests/test_cell_helpers.py::test_no_other_module_keeps_its_own_copy",),
+    ),
 ]
