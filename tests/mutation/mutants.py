@@ -417,9 +417,9 @@ MUTANTS = [
         ("tests/test_variants.py::test_the_batch_judges_each_submission_on_its_folders_id",),
     ),
     Mutant(
-        "the hidden check grades every item, not the student's variant",
-        "grader/hidden/test_01_storage_strides.py",
-        (("    if operation not in yours:\n", "    if False:  # MUTANT\n"),),
+        "the hidden checks grade every item, not the student's variant",
+        "grader/hidden/_variant_items.py",
+        (("    if item not in yours:\n", "    if False:  # MUTANT\n"),),
         ("tests/test_variants.py::test_own_table_scores_full_and_only_the_variant_is_graded",
          "tests/test_variants.py::"
          "test_a_copied_table_scores_as_wrong_for_the_items_it_lacks_and_says_why"),
