@@ -237,3 +237,21 @@ def test_check_tries_the_students_own_variant(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # no variant published here: the whole list is asked
     with pytest.raises(Mismatch):
         check(view_or_copy)
+
+
+def test_the_variants_command_publishes_into_the_released_folder(tmp_path, monkeypatch, capsys):
+    from grader import cli
+
+    monkeypatch.setenv("TENSOR_ANATOMY_INSTRUCTOR_DIR", str(tmp_path / "instructor"))
+    released = tmp_path / "outbound" / ASSIGNMENT
+    released.mkdir(parents=True)
+    argv = ["variants", ASSIGNMENT, "--student", "ada", "--student", "=bad", "--into",
+            str(released)]
+    assert cli.main(argv) == 0
+    said = capsys.readouterr().out
+    assert "1 variants published" in said and "=bad: " in said  # a refused id gets none
+    published = json.loads((released / "variants" / _variant.file_name("ada")).read_text())
+    key = _variants.read_key(tmp_path / "instructor")
+    assert published == {EXERCISE: _variant_of("ada", key)}
+    assert cli.main(["variants", ASSIGNMENT, "--student", "ada", "--into",
+                     str(tmp_path / "not-released")]) == 2

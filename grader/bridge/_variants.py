@@ -33,7 +33,7 @@ import secrets
 from pathlib import Path
 
 from grader._course import Course
-from grader._ids import id_problem
+from grader._ids import id_problem, terminal_safe
 from grader.givens import variants as _variant
 from grader.givens.creating_tensors import EXPRESSIONS
 from grader.givens.storage_strides import OPERATIONS
@@ -124,7 +124,10 @@ def publish_command(course: Course, assignment: str, students: list[str] | None,
     if assignment not in POOLS:
         print(f"{assignment} has no finite exercise with variants; nothing to publish")
         return 0
-    students = [s for s in (students or _roster(course)) if id_problem(s) is None]
+    students = students or _roster(course)
+    for refused in [s for s in students if id_problem(s)]:  # never graded either
+        print(terminal_safe(f"  {refused}: {id_problem(refused)}; no variant published"))
+    students = [s for s in students if id_problem(s) is None]
     into = into or course.exchange / course.course_id / "outbound" / assignment
     if not into.is_dir():
         print(f"{into} is not released yet: run nbgrader release_assignment {assignment} first")
