@@ -221,7 +221,7 @@ def main() -> int:
     print(f"honest submissions scored differently: {len(differ)} {differ[:5]}")
     print(f"hostile submissions that fooled stock nbgrader: {len(fooled)} {fooled[:3]}")
     print(f"\nwhere the time went ({phases['notebooks']} notebooks, "
-          f"{phases['cores']} cores; students' processes not counted: grader/batch/_phases.py)")
+          f"{phases['cores']} cores; what is counted: grader/batch/_phases.py)")
     print("\n".join(phase_table(phases, stock_s, stock_cpu)))
     print(f"speedup vs nbgrader: {stock_s / ours_s:.2f}x")
     return 1 if differ or not agreed else 0
