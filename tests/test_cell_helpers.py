@@ -40,7 +40,6 @@ OTHER_QUESTIONS = {
     "grader/_notebook.py": "the helpers themselves",
     "grader/bridge/_structure.py": "is the nbgrader metadata present, absent or forged?",
     "grader/batch/_triage.py": "are the source and the metadata of the types nbformat allows?",
-    "grader/batch/_regrade.py": "being changed by another open change (issue 32, part 6)",
 }
 
 

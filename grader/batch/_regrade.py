@@ -66,8 +66,8 @@ class Move:
 
 
 def _answers(nb: dict) -> str:
-    sources = ["".join(cell["source"]) for cell in nb["cells"]  # a string, or its lines
-               if cell.get("metadata", {}).get("nbgrader", {}).get("solution")]
+    sources = [_notebook.source(cell) for cell in nb["cells"]
+               if _notebook.nbgrader_metadata(cell).get("solution")]
     return hashlib.sha256(repr(sources).encode("utf-8")).hexdigest()
 
 
