@@ -10,7 +10,10 @@ an allow-list: the gradebook's URL never reaches a student), where it is read ba
 
 The student's kernel reads one variable itself, ``TENSOR_ANATOMY_LANG``
 (``anatomy_widgets._language``: the widgets run where the grader is not installed);
-``language`` here is the same variable, named from there.
+``language`` here is the same variable (``tests/test_settings.py`` compares the two names).
+Nothing of the widgets is imported here: the judge imports this module before it forks
+the student's process, whose memory holds only the judge's machinery
+(``tests/test_reachable.py``).
 """
 
 from __future__ import annotations
@@ -19,8 +22,6 @@ import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-
-from anatomy_widgets._language import ENVIRONMENT as LANGUAGE_VARIABLE
 
 __all__ = ["Settings", "judge_variables", "variable"]
 
@@ -38,7 +39,7 @@ def _setting(name: str, default, help: str, parse: Callable[[str], object] = str
     """A field of ``Settings``: read from ``$TENSOR_ANATOMY_<name>``; unset or empty, the
     default. ``secret``: never printed (``described``)."""
     return field(default=default, metadata={
-        "variable": f"TENSOR_ANATOMY_{name}" if name != "LANG" else LANGUAGE_VARIABLE,
+        "variable": f"TENSOR_ANATOMY_{name}",
         "help": help, "parse": parse, "verdict": verdict, "judge": judge or verdict,
         "secret": secret})
 

@@ -96,3 +96,11 @@ def test_a_judge_is_given_the_settings_it_reads_and_not_the_gradebooks_url(monke
     assert {name for name in given if name.startswith(PREFIX)} == set(judge_variables())
     assert variable("db_url") not in given
     assert {variable(f.name) for f in fields(Settings) if f.metadata["verdict"]} <= set(given)
+
+
+def test_the_kernels_language_variable_is_the_settings_one():
+    """The student's kernel reads its language itself (the widgets run without the grader),
+    and the settings name the same variable without importing the widgets."""
+    from anatomy_widgets._language import ENVIRONMENT
+
+    assert variable("language") == ENVIRONMENT
