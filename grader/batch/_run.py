@@ -230,11 +230,14 @@ def _unjudged_notebooks(course: Course, assignment: str) -> list[str]:
     """Autograded notebooks with a test cell that our judge did not fill in: its verdict
     is believed only where the verdict store (no student can write it) holds the same."""
     from grader.batch._verdicts import stored_verdict
+    from grader.bridge._variants import variants_of
 
     found = []
     for path in sorted((course.instructor / "autograded").glob(f"*/{assignment}/*.ipynb")):
         nb = _notebook.load(path)
-        stored = stored_verdict(course.instructor / "verdicts", nb, assignment)
+        # autograded/<student>/<assignment>/<notebook>: judged on that student's variant.
+        variants = variants_of(course.instructor, assignment, path.parents[1].name)
+        stored = stored_verdict(course.instructor / "verdicts", nb, assignment, variants)
         missing = _nbgrader_bridge().missing_verdicts(nb, stored)
         if missing:
             found.append(terminal_safe(f"{path}: {', '.join(missing)}"))  # a student's folder
