@@ -4,7 +4,7 @@
 variables (``tests/test_settings.py`` fails on another); ``python -m grader settings``
 prints each with its help and the value it has now. A setting marked ``verdict`` changes
 what a judge decides: the verdict store hashes all of them, typed, into each verdict's key
-(``grader.batch._verdicts``), so a new one cannot be forgotten there. A setting marked
+(``grader.store._verdicts``), so a new one cannot be forgotten there. A setting marked
 ``judge`` is handed to the judge's process in its environment (``_sandbox.judge_environment``,
 an allow-list: the gradebook's URL never reaches a student), where it is read back here.
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from grader._settings import Settings, judge_variables, variable
-from grader.batch import _verdicts
+from grader.store import _verdicts
 
 
 @pytest.mark.parametrize("change", [

@@ -1,4 +1,4 @@
-"""A regrade judges again only what a change touches (``grader/batch/_verdict_sources.py``):
+"""A regrade judges again only what a change touches (``grader/store/_verdict_sources.py``):
 an edit of one chapter's own files (its hidden checks, strategies, wrong answers) changes
 the verdict key of that assignment only; a file of another chapter counts wherever a
 counted file imports it, inside a function or relatively.
@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from conftest import COURSE, load_notebook
 
-from grader.batch import _verdicts
 from grader.batch._demo import STUDENTS, synthetic_submission
-from grader.batch._verdict_sources import verdict_sources
+from grader.store import _verdicts
+from grader.store._verdict_sources import verdict_sources
 
 ASSIGNMENTS = ("01_storage_strides", "02_creating_tensors")
 

@@ -5,7 +5,7 @@ scheduler address to spread the batch over a real cluster whose workers see
 the same course folder. Each task is one notebook: a judge process with its
 own sandboxed student process, exactly as in serial grading, from a warm
 judge that each cluster worker keeps (``_judge_server``); only the verdict
-comes back, stored by content (``_verdicts``) for nbgrader to pick up.
+comes back, stored by content (``grader.store._verdicts``) for nbgrader to pick up.
 """
 
 import collections
@@ -15,10 +15,10 @@ import os
 from pathlib import Path
 
 from grader._progress import ProgressLine
-from grader.batch import _verdicts
 from grader.bridge._structure import restored_submission
 from grader.bridge._variants import variants_of
 from grader.judge._judge_server import judge
+from grader.store import _verdicts
 
 __all__ = ["judge_batch"]
 

@@ -229,8 +229,8 @@ def _report_refused(course: Course, assignment: str, refused: dict[str, str]) ->
 def _unjudged_notebooks(course: Course, assignment: str) -> list[str]:
     """Autograded notebooks with a test cell that our judge did not fill in: its verdict
     is believed only where the verdict store (no student can write it) holds the same."""
-    from grader.batch._verdicts import stored_verdict
     from grader.bridge._variants import variants_of
+    from grader.store._verdicts import stored_verdict
 
     found = []
     for path in sorted((course.instructor / "autograded").glob(f"*/{assignment}/*.ipynb")):

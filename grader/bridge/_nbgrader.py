@@ -22,13 +22,13 @@ from grader import _language, _notebook
 from grader._course import Course
 from grader._language import ENGLISH
 from grader._verdict import verdict_of, with_verdict
-from grader.batch._verdicts import store_verdict, stored_verdict
 from grader.bridge._bounded_data import BoundEmbeddedData
 from grader.bridge._sanitize_html import SAFE_PAGE, SanitizeOutputs
 from grader.bridge._structure import restore_structure, take_restored
 from grader.bridge._variants import variants_of
 from grader.bridge._verdict_text import report_lines, score, verdict_outputs
 from grader.judge._judge_server import judge
+from grader.store._verdicts import store_verdict, stored_verdict
 
 __all__ = ["FeedbackExporter", "JudgeHiddenChecks", "RestoreStructure", "autograde_pipeline",
            "feedback_pipeline", "missing_verdicts", "report_lines", "sanitize_pipeline",

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from grader import _notebook
 from grader._settings import Settings
-from grader.batch._verdict_sources import verdict_sources
+from grader.store._verdict_sources import verdict_sources
 
 __all__ = ["verdict_key", "stored_verdict", "store_verdict"]
 

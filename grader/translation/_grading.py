@@ -37,7 +37,7 @@ __all__ = ["MARKERS", "catalogue_path", "found_in", "lines", "new", "problems",
            "translations", "update"]
 
 MARKERS = ("localized", "marked")  # grader._language's: (text, context, ...)
-HIDDEN_CHECK, MISCONCEPTION = "hidden-check", "misconception"  # the contexts _verdict_text looks them up by
+HIDDEN_CHECK, MISCONCEPTION = "hidden-check", "misconception"  # _verdict_text's contexts
 
 _HEADER = """\
 # The {language} words of the grading commands for students: feedback pages (verdicts,

@@ -466,7 +466,7 @@ MUTANTS = [
     ),
     Mutant(
         "any edit of the grader judges every assignment again",
-        "grader/batch/_verdict_sources.py",
+        "grader/store/_verdict_sources.py",
         (("                           if a != assignment)) & every",
           "                           if a != assignment)) & set()  # MUTANT"),),
         ("tests/test_verdict_sources.py::"
@@ -474,7 +474,7 @@ MUTANTS = [
     ),
     Mutant(
         "an assignment's own hidden checks left out of its verdict key",
-        "grader/batch/_verdict_sources.py",
+        "grader/store/_verdict_sources.py",
         (("                           if a != assignment)) & every",
           "                           )) & every  # MUTANT"),),
         ("tests/test_verdict_sources.py::"
@@ -482,7 +482,7 @@ MUTANTS = [
     ),
     Mutant(
         "the verdict key reads only the imports at a module's top, not those in functions",
-        "grader/batch/_verdict_sources.py",
+        "grader/store/_verdict_sources.py",
         (("    for node in ast.walk(ast.parse(path.read_bytes(), filename=str(path))):",
           "    for node in ast.parse(path.read_bytes(), filename=str(path)).body:  # MUTANT"),),
         ("tests/test_verdict_sources.py::"
