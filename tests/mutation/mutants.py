@@ -60,11 +60,11 @@ MUTANTS = [
         "the judge runs the student's notebook in an nbgrader kernel first",
         "grader/bridge/_nbgrader.py",
         (('        assignment = resources["nbgrader"]["assignment"]\n'
-          '        folder = Course.find()',
+          '        instructor = Course.find().instructor',
           '        assignment = resources["nbgrader"]["assignment"]\n'
           "        from nbgrader.preprocessors import Execute  # MUTANT\n"
           "        Execute(allow_errors=True).preprocess(nb, resources)\n"
-          '        folder = Course.find()'),),
+          '        instructor = Course.find().instructor'),),
         ("tests/test_nbgrader_bridge.py::test_student_code_never_runs_in_an_nbgrader_kernel",),
     ),
     Mutant(
@@ -167,7 +167,7 @@ MUTANTS = [
     Mutant(
         "a submission's language is whatever its metadata says (its cells not read)",
         "grader/_language.py",
-        (("                kept[lang] += texts[lang][cell[\"id\"]] == _text(cell)\n",
+        (("                kept[lang] += texts[lang][cell[\"id\"]] == _notebook.source(cell)\n",
           "                pass  # MUTANT\n"),),
         ("tests/test_grading_language.py::"
          "test_a_submission_is_in_the_language_of_the_release_whose_text_it_holds",),
@@ -175,7 +175,7 @@ MUTANTS = [
     Mutant(
         "a Chinese student's feedback page keeps the English release's Markdown",
         "grader/bridge/_feedback_language.py",
-        (("                cell.source = _text(given[cell.id])\n",
+        (("                cell.source = _notebook.source(given[cell.id])\n",
           "                pass  # MUTANT\n"),),
         ("tests/test_grading_language.py::"
          "test_a_page_is_in_the_language_of_the_release_the_student_worked_in",),
@@ -183,7 +183,7 @@ MUTANTS = [
     Mutant(
         "the feedback page shows the autograded score, not the gradebook's",
         "grader/bridge/_feedback_verdict.py",
-        (('            given = cell.metadata.get("nbgrader", {}).get("score")\n',
+        (('            given = _notebook.nbgrader_metadata(cell).get("score")\n',
           '            given = None  # MUTANT\n'),),
         ("tests/test_feedback_pages.py::test_the_verdict_says_the_gradebooks_score",),
     ),
