@@ -255,3 +255,33 @@ def test_the_variants_command_publishes_into_the_released_folder(tmp_path, monke
     assert published == {EXERCISE: _variant_of("ada", key)}
     assert cli.main(["variants", ASSIGNMENT, "--student", "ada", "--into",
                      str(tmp_path / "not-released")]) == 2
+
+
+def test_the_runs_unjudged_check_finds_each_verdict_on_its_students_variant(tmp_path):
+    """The run's last check (every test cell carries a verdict the store holds) looks the
+    verdict up as it was stored: on the variant of the student whose folder it is in."""
+    from types import SimpleNamespace
+
+    from grader import _notebook
+    from grader._verdict import with_verdict
+    from grader.batch._run import _unjudged_notebooks
+    from grader.store._verdicts import store_verdict
+
+    instructor = _instructor(tmp_path)
+    nb = _notebook.load(COURSE.release_notebook(ASSIGNMENT))
+    record = {"total": 1, "passed": 1, "checks": []}  # any record: the store must hold the same
+    for name, cell in _notebook.exercise_cells(nb).items():
+        with_verdict(cell, name, record, 1.0)
+    path = instructor / "autograded" / "ada" / ASSIGNMENT / COURSE.release_notebook(ASSIGNMENT).name
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps(nb), encoding="utf-8")
+    verdict = {"assignment": ASSIGNMENT,
+               "exercises": {name: record for name in _notebook.exercise_cells(nb)}}
+    store_verdict(instructor / "verdicts", nb, ASSIGNMENT, verdict,
+                  _variants.variants_of(instructor, ASSIGNMENT, "ada"))
+    assert _unjudged_notebooks(SimpleNamespace(instructor=instructor), ASSIGNMENT) == []
+    # Stored on grace's variant instead: not this notebook's verdict, so it is flagged.
+    (instructor / "verdicts").rename(tmp_path / "old")
+    store_verdict(instructor / "verdicts", nb, ASSIGNMENT, verdict,
+                  _variants.variants_of(instructor, ASSIGNMENT, "grace"))
+    assert _unjudged_notebooks(SimpleNamespace(instructor=instructor), ASSIGNMENT) != []

@@ -567,4 +567,12 @@ MUTANTS = [
           '  # MUTANT'),),
         ("tests/test_cell_helpers.py::test_no_other_module_keeps_its_own_copy",),
     ),
+    Mutant(
+        "the run's unjudged check looks a verdict up on no variant",
+        "grader/batch/_run.py",
+        (("        variants = variants_of(course.instructor, assignment, path.parents[1].name)",
+          "        variants = None  # MUTANT"),),
+        ("tests/test_variants.py::"
+         "test_the_runs_unjudged_check_finds_each_verdict_on_its_students_variant",),
+    ),
 ]
