@@ -5,7 +5,6 @@ plot, the misconceptions' table and plot, and the exports."""
 import collections
 import contextlib
 import fcntl
-import functools
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -21,7 +20,7 @@ from grader.batch._regrade import previous_verdicts, report_regrade
 from grader.batch._report import plot_scores
 from grader.bridge._steps import NbgraderSteps
 
-__all__ = ["export_for_lms", "grade", "one_grader_at_a_time"]
+__all__ = ["GradingRun", "export_for_lms", "grade", "one_grader_at_a_time"]
 
 
 def _submitted(course: Course, assignment: str, skip=()) -> list[Path]:
@@ -66,7 +65,7 @@ def grade(course: Course, assignments: list[str], jobs: int | None = None,
     """
     course.instructor.mkdir(parents=True, exist_ok=True)  # sqlite will not make folders
     with one_grader_at_a_time(course.instructor):
-        return _grade(course, assignments, jobs, scheduler)
+        return GradingRun(course, assignments, jobs, scheduler).run()
 
 
 @contextlib.contextmanager
@@ -86,77 +85,111 @@ def one_grader_at_a_time(instructor: Path):
         yield
 
 
-def _grade(course: Course, assignments: list[str], jobs: int | None,
-           scheduler: str | None) -> int:
-    phases = _phases.Phases()  # each phase's seconds: grading_phases.json, for the bench
-    with phases.timed("triage"):
-        # A refused id's submissions are never read, judged, or put in the gradebook.
-        refused = _student_ids.check_ids(course.instructor / "submitted", assignments)
-        problems = {a: _triage.triage(course.instructor / "submitted", a,
-                                      course.release_notebook(a), skip=refused)
-                    for a in assignments}
-    not_judged = {a: {*problems[a], *refused} for a in assignments}
-    # Read before nbgrader overwrites them: what the regrade report compares with.
-    before = previous_verdicts(course.instructor, assignments)
-    failed, through = [], collections.defaultdict(set)
-    steps = functools.cache(lambda: NbgraderSteps(course, course.instructor / "release",
-                                                  timed=phases.timed))
+class GradingRun:
+    """One ``grade`` command, from triage to the exports, and what it holds meanwhile.
 
-    def register_releases() -> None:  # needs no verdict: done while the cluster starts
-        failed.extend(f"generate_assignment {a}" for a in assignments
-                      if not steps().generate_assignment(a))
+    Owned here instead of in closures: the ids refused and the files set aside by
+    triage, each assignment's verdicts before this run (the regrade report's "before"),
+    the students already sent through nbgrader, and the steps that failed. The cluster
+    judges; nbgrader's lane (one thread) calls ``through_nbgrader`` as notebooks are
+    judged and ``finish`` as assignments are; the main thread exports at the end.
+    """
 
-    def through_nbgrader(assignment: str, students: list[str]) -> None:
-        students = [s for s in students if s not in through[assignment]]
-        through[assignment].update(students)
-        failed.extend(steps().grade(assignment, students))
+    def __init__(self, course: Course, assignments: list[str], jobs: int | None,
+                 scheduler: str | None):
+        self.course, self.assignments, self.jobs, self.scheduler = \
+            course, assignments, jobs, scheduler
+        self.phases = _phases.Phases()  # each phase's seconds: grading_phases.json, for the bench
+        self.failed: list[str] = []
+        self.through: dict[str, set[str]] = collections.defaultdict(set)
+        self._steps: NbgraderSteps | None = None
 
-    def finish(assignment: str) -> None:
+    @property
+    def steps(self) -> NbgraderSteps:
+        """nbgrader's steps, made when first needed (in nbgrader's lane)."""
+        if self._steps is None:
+            self._steps = NbgraderSteps(self.course, self.course.instructor / "release",
+                                        timed=self.phases.timed)
+        return self._steps
+
+    def run(self) -> int:
+        self.triage()
+        self.judge_and_grade()
+        self.export()
+        if self.failed:
+            print(terminal_safe(f"FAILED steps: {', '.join(self.failed)} (see the log above)"),
+                  file=sys.stderr)  # a step names its student
+        return int(bool(self.failed))
+
+    def triage(self) -> None:
+        submitted = self.course.instructor / "submitted"
+        with self.phases.timed("triage"):
+            # A refused id's submissions are never read, judged, or put in the gradebook.
+            self.refused = _student_ids.check_ids(submitted, self.assignments)
+            self.problems = {a: _triage.triage(submitted, a, self.course.release_notebook(a),
+                                               skip=self.refused) for a in self.assignments}
+        self.not_judged = {a: {*self.problems[a], *self.refused} for a in self.assignments}
+        # Read before nbgrader overwrites them: what the regrade report compares with.
+        self.before = previous_verdicts(self.course.instructor, self.assignments)
+
+    def register_releases(self) -> None:  # needs no verdict: done while the cluster starts
+        self.failed.extend(f"generate_assignment {a}" for a in self.assignments
+                           if not self.steps.generate_assignment(a))
+
+    def through_nbgrader(self, assignment: str, students: list[str]) -> None:
+        students = [s for s in students if s not in self.through[assignment]]
+        self.through[assignment].update(students)
+        self.failed.extend(self.steps.grade(assignment, students))
+
+    def finish(self, assignment: str) -> None:
         # The rest: judged in an earlier run, ungradable, or judged by nbgrader now.
-        students = _students(_submitted(course, assignment, refused))
-        through_nbgrader(assignment, students)
-        with phases.timed("reports"):
-            steps().report(assignment, len(students))
-            failed.extend(_verify_and_summarize(course, assignment, problems[assignment]))
-            failed.extend(_report_refused(course, assignment, refused))
-            report_regrade(course, assignment, before[assignment])
+        students = _students(_submitted(self.course, assignment, self.refused))
+        self.through_nbgrader(assignment, students)
+        with self.phases.timed("reports"):
+            self.steps.report(assignment, len(students))
+            self.failed.extend(_verify_and_summarize(self.course, assignment,
+                                                     self.problems[assignment]))
+            self.failed.extend(_report_refused(self.course, assignment, self.refused))
+            report_regrade(self.course, assignment, self.before[assignment])
 
-    parallel = jobs != 1 or scheduler
-    if parallel and "overlap" in speed_pieces_off():  # benched: nbgrader after judging
-        with phases.remainder("judging"):
-            _judge_ahead(course, assignments, jobs, scheduler, not_judged, None, None)
-        parallel = False
-    if parallel:
-        # Imported before the nbgrader lane starts: while one thread imports distributed,
-        # another thread importing it sees it half-initialised (ImportError, a flaky run).
-        with phases.timed("judging"):
-            import distributed  # noqa: F401
-    # nbgrader's steps, one core's work, in a thread of their own: each notebook
-    # as soon as it is judged, while the cluster judges the rest.
-    # Judging is what the run spends meanwhile, less the lane's (``_phases``).
-    with phases.remainder("judging"), \
-            ThreadPoolExecutor(max_workers=1, thread_name_prefix="nbgrader") as lane:
-        queued = [lane.submit(register_releases)]
+    def judge_and_grade(self) -> None:
+        """Judge ahead on the cluster while nbgrader's lane takes each notebook judged."""
+        parallel = self.jobs != 1 or self.scheduler
+        if parallel and "overlap" in speed_pieces_off():  # benched: nbgrader after judging
+            with self.phases.remainder("judging"):
+                self._judge_ahead(None, None)
+            parallel = False
         if parallel:
-            _judge_ahead(course, assignments, jobs, scheduler, not_judged,
-                         each_judged=lambda a, paths: queued.append(
-                             lane.submit(through_nbgrader, a, _students(paths))),
-                         when_judged=lambda a: queued.append(lane.submit(finish, a)))
-        else:
-            queued += [lane.submit(finish, a) for a in assignments]
-        for step in queued:
-            step.result()
-    with phases.timed("export"):
-        failed += [] if steps().export(course.instructor / "grades.csv") else ["export"]
-        print(f"CSV: {course.instructor / 'grades.csv'}   "
-              f"feedback: {course.instructor / 'feedback'}")
-        export_for_lms(course)
-    phases.write(course.instructor / "reports" / "grading_phases.json",
-                 notebooks=sum(len(_submitted(course, a)) for a in assignments))
-    if failed:
-        print(terminal_safe(f"FAILED steps: {', '.join(failed)} (see the log above)"),
-              file=sys.stderr)  # a step names its student
-    return int(bool(failed))
+            # Imported before the nbgrader lane starts: while one thread imports distributed,
+            # another thread importing it sees it half-initialised (ImportError, a flaky run).
+            with self.phases.timed("judging"):
+                import distributed  # noqa: F401
+        # Judging is what the run spends meanwhile, less the lane's (``_phases``).
+        with self.phases.remainder("judging"), \
+                ThreadPoolExecutor(max_workers=1, thread_name_prefix="nbgrader") as lane:
+            queued = [lane.submit(self.register_releases)]
+            if parallel:  # the cluster's callbacks only queue work in the lane
+                self._judge_ahead(
+                    lambda a, paths: queued.append(
+                        lane.submit(self.through_nbgrader, a, _students(paths))),
+                    lambda a: queued.append(lane.submit(self.finish, a)))
+            else:
+                queued += [lane.submit(self.finish, a) for a in self.assignments]
+            for step in queued:
+                step.result()
+
+    def _judge_ahead(self, each_judged, when_judged) -> None:
+        _judge_ahead(self.course, self.assignments, self.jobs, self.scheduler,
+                     self.not_judged, each_judged, when_judged)
+
+    def export(self) -> None:
+        instructor = self.course.instructor
+        with self.phases.timed("export"):
+            self.failed += [] if self.steps.export(instructor / "grades.csv") else ["export"]
+            print(f"CSV: {instructor / 'grades.csv'}   feedback: {instructor / 'feedback'}")
+            export_for_lms(self.course)
+        self.phases.write(instructor / "reports" / "grading_phases.json", notebooks=sum(
+            len(_submitted(self.course, a)) for a in self.assignments))
 
 
 def export_for_lms(course: Course) -> int:

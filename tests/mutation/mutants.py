@@ -248,8 +248,8 @@ MUTANTS = [
     Mutant(
         "grading takes every submitted student id as it is",
         "grader/batch/_run.py",
-        (('    refused = _student_ids.check_ids(course.instructor / "submitted", assignments)',
-          "    refused = {}  # MUTANT"),),
+        (('            self.refused = _student_ids.check_ids(submitted, self.assignments)',
+          "            self.refused = {}  # MUTANT"),),
         ("tests/test_hostile_ids.py::"
          "test_a_refused_id_costs_only_its_submission_with_a_line_saying_why",),
     ),
