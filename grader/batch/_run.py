@@ -35,25 +35,6 @@ def _students(submissions: list[Path]) -> list[str]:
     return [path.parent.parent.name for path in submissions]
 
 
-def _judge_ahead(course: Course, assignments: list[str], jobs: int | None,
-                 scheduler: str | None, problems: dict[str, dict[str, str]],
-                 each_judged, when_judged) -> None:
-    """Judge the whole batch in parallel, calling back as notebooks and assignments are judged."""
-    batch = {a: (_notebook.load(course.release_notebook(a)), _submitted(course, a, problems[a]))
-             for a in assignments}
-    count = sum(len(paths) for _, paths in batch.values())
-    print(f"judging {count} submission(s) of {', '.join(assignments)} in parallel", flush=True)
-    started = time.monotonic()
-    translations = {a: [_notebook.load(p) for p in course.translated_release_notebooks(a)]
-                    for a in assignments}
-    failures = judge_batch(batch, course.instructor / "verdicts", workers=jobs,
-                           scheduler=scheduler, each_judged=each_judged, when_judged=when_judged,
-                           translations=translations)
-    print(f"judged in {time.monotonic() - started:.1f} s", flush=True)
-    for failure in failures:
-        print(f"  judged again by nbgrader: {terminal_safe(failure)}", file=sys.stderr)
-
-
 def grade(course: Course, assignments: list[str], jobs: int | None = None,
           scheduler: str | None = None) -> int:
     """Autograde, feedback, CSV export and summary for each assignment.
@@ -179,8 +160,23 @@ class GradingRun:
                 step.result()
 
     def _judge_ahead(self, each_judged, when_judged) -> None:
-        _judge_ahead(self.course, self.assignments, self.jobs, self.scheduler,
-                     self.not_judged, each_judged, when_judged)
+        """Judge the whole batch in parallel, calling back as notebooks and assignments
+        are judged."""
+        course, assignments = self.course, self.assignments
+        batch = {a: (_notebook.load(course.release_notebook(a)),
+                     _submitted(course, a, self.not_judged[a])) for a in assignments}
+        count = sum(len(paths) for _, paths in batch.values())
+        print(f"judging {count} submission(s) of {', '.join(assignments)} in parallel",
+              flush=True)
+        started = time.monotonic()
+        translations = {a: [_notebook.load(p) for p in course.translated_release_notebooks(a)]
+                        for a in assignments}
+        failures = judge_batch(batch, course.instructor / "verdicts", workers=self.jobs,
+                               scheduler=self.scheduler, each_judged=each_judged,
+                               when_judged=when_judged, translations=translations)
+        print(f"judged in {time.monotonic() - started:.1f} s", flush=True)
+        for failure in failures:
+            print(f"  judged again by nbgrader: {terminal_safe(failure)}", file=sys.stderr)
 
     def export(self) -> None:
         instructor = self.course.instructor

@@ -29,17 +29,13 @@ __all__ = ["verdict_key", "stored_verdict", "store_verdict"]
 _GRADER = Path(__file__).parents[1]
 
 
-def _sources(assignment: str) -> list[Path]:
+@functools.cache
+def _grader_digest(assignment: str) -> str:
     """The files a verdict depends on (``_verdict_sources``): the whole grader but the
     other chapters' own files that nothing it runs imports. After an edit of chapter 1's
     hidden checks, a regrade judges chapter 1 again, not chapter 2."""
-    return verdict_sources(_GRADER, assignment)
-
-
-@functools.cache
-def _grader_digest(assignment: str) -> str:
     digest = hashlib.sha256()
-    for path in _sources(assignment):
+    for path in verdict_sources(_GRADER, assignment):
         if path.exists():
             digest.update(str(path.relative_to(_GRADER)).encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
