@@ -56,6 +56,14 @@ def test_the_stored_checks_are_the_twelve_with_an_oracle_each():
     assert stored_files == STORED  # no stray file, none missing
 
 
+def test_an_exercise_cannot_get_a_second_oracle():
+    from grader.hidden.oracles._registry import oracle
+
+    with pytest.raises(ValueError, match="pack has two oracles"):
+        oracle("pack")(lambda tensors: None)
+    assert ORACLES["pack"].__name__ == "torch_pack"
+
+
 @pytest.mark.parametrize("name", STORED)
 def test_the_stored_examples_are_the_oracles_answers_as_released(name):
     stored, fresh = _public_examples.load(name), public_examples(name)

@@ -575,4 +575,11 @@ MUTANTS = [
         ("tests/test_variants.py::"
          "test_the_runs_unjudged_check_finds_each_verdict_on_its_students_variant",),
     ),
+    Mutant(
+        "an exercise's oracle lost its decorator (ORACLES is derived from them)",
+        "grader/hidden/oracles/devices.py",
+        (('@oracle("unpack")\n', ""),),
+        ("tests/test_public_examples.py::"
+         "test_the_stored_checks_are_the_twelve_with_an_oracle_each",),
+    ),
 ]

@@ -23,27 +23,12 @@ from grader.checks import _public_examples, exercise_names
 from grader.checks._compare import tolerance
 from grader.checks._registry import registered
 
-from . import autograd, creating_tensors, devices, pitfalls, shape_ops_broadcasting
+# Each chapter's module registers its oracles as it is imported (``@oracle``).
+from . import autograd, creating_tensors, devices, pitfalls, shape_ops_broadcasting  # noqa: F401
+from ._registry import ORACLES
 
 __all__ = ["ORACLES", "STORED_ALLOWANCES", "public_examples", "truth_for",
            "write_public_examples"]
-
-# exercise -> its truth, from the exercise's public example arguments.
-ORACLES = {
-    "graph_summary": autograd.torch_graph_summary,
-    "running_mean_losses": autograd.torch_running_mean_truth,
-    "train_only": autograd.torch_train_only,
-    "seeded_init": creating_tensors.torch_seeded_init,
-    "pack": devices.torch_pack,
-    # unpack's input is what pack makes, placed `lead` bytes into its storage.
-    "unpack": lambda tensors, lead: devices.torch_pack(tensors),
-    "flatten_scores": pitfalls.torch_flatten_scores,
-    "masked_mean": pitfalls.torch_masked_mean,
-    "linear_on_pixels": pitfalls.torch_linear_on_pixels,
-    "swish_grads": pitfalls.torch_swish_grads,
-    "source_index": shape_ops_broadcasting.torch_source_index,
-    "last_tokens": shape_ops_broadcasting.torch_last_tokens,
-}
 
 # What a public check passes besides ``truth`` where an answer stored at release needs
 # it. seeded_init's answers were drawn on the release machine: torch.randn rounds the

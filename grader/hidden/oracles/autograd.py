@@ -10,6 +10,7 @@ from torch import nn
 
 from grader.checks.autograd._harnesses import graph_harness, running_mean_harness
 from grader.givens.autograd import LR, MOMENTUM, WEIGHT_DECAY, build_model
+from grader.hidden.oracles._registry import oracle
 
 __all__ = [
     "reference_graph_summary",
@@ -42,6 +43,7 @@ def reference_graph_summary(output: torch.Tensor):
     return leaves, ops
 
 
+@oracle("graph_summary")
 def torch_graph_summary(recipe):
     """The truth for a recipe: the judge builds the graph itself and walks it."""
     return graph_harness(reference_graph_summary, recipe)
@@ -57,6 +59,7 @@ def torch_running_means(losses) -> list[float]:
     return (values.cumsum(0) / counts).tolist()
 
 
+@oracle("running_mean_losses")
 def torch_running_mean_truth(recipe) -> tuple[list[float], torch.Tensor]:
     """``(the running means, w.grad after backward through the losses)``: what
     ``running_mean_harness`` reports for an answer that is right."""
@@ -72,6 +75,7 @@ def torch_plain_running_means(values, dtype) -> list[float]:
 # --- 5. train_only ------------------------------------------------------------------
 
 
+@oracle("train_only")
 def torch_train_only(spec, seed, trainable, x, y, steps) -> dict[str, torch.Tensor]:
     """Parameters after ``steps`` SGD steps that update exactly the ``trainable`` ones."""
     model = build_model(spec, seed)

@@ -6,9 +6,12 @@ generator and one ``randn`` per shape is the exercise itself.
 
 import torch
 
+from grader.hidden.oracles._registry import oracle
+
 __all__ = ["torch_seeded_init"]
 
 
+@oracle("seeded_init")
 def torch_seeded_init(shapes, seed: int, dtype: torch.dtype) -> list[torch.Tensor]:
     """One private generator, one ``randn`` per shape, in order, drawn in ``dtype``."""
     generator = torch.Generator().manual_seed(seed)

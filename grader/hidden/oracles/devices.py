@@ -9,8 +9,9 @@ makes, so its check takes this same truth. Moved here from
 import torch
 
 from grader.givens.devices import ALIGN
+from grader.hidden.oracles._registry import oracle
 
-__all__ = ["slot_bytes", "torch_pack_meta", "torch_pack"]
+__all__ = ["slot_bytes", "torch_pack_meta", "torch_pack", "torch_unpack_truth"]
 
 
 def slot_bytes(nbytes: int) -> int:
@@ -27,6 +28,7 @@ def torch_pack_meta(tensors) -> list[tuple]:
     return meta
 
 
+@oracle("pack")
 def torch_pack(tensors) -> tuple[torch.Tensor, list[tuple]]:
     """The packed buffer (on the tensors' device) and its meta, element by element."""
     meta = torch_pack_meta(tensors)
@@ -36,3 +38,10 @@ def torch_pack(tensors) -> tuple[torch.Tensor, list[tuple]]:
         data = t.detach().contiguous().reshape(-1).view(torch.uint8)
         buffer[offset:offset + data.numel()] = data
     return buffer, meta
+
+
+@oracle("unpack")
+def torch_unpack_truth(tensors, lead: int) -> tuple[torch.Tensor, list[tuple]]:
+    """unpack's input is what pack makes, placed ``lead`` bytes into its storage: the
+    truth it is checked against is pack's, whatever the lead."""
+    return torch_pack(tensors)

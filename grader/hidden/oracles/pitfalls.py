@@ -9,6 +9,8 @@ Moved here from ``grader/checks/pitfalls/_oracle.py``.
 import torch
 import torch.nn.functional as F
 
+from grader.hidden.oracles._registry import oracle
+
 __all__ = [
     "torch_flatten_scores",
     "torch_masked_mean",
@@ -17,20 +19,24 @@ __all__ = [
 ]
 
 
+@oracle("flatten_scores")
 def torch_flatten_scores(images: torch.Tensor, weight: torch.Tensor) -> torch.Tensor:
     return (images.reshape(images.shape[0], -1) @ weight).squeeze(1)
 
 
+@oracle("masked_mean")
 def torch_masked_mean(x: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
     steps = torch.arange(x.shape[1], device=x.device)
     mask = (steps < lengths[:, None]).to(x.dtype)
     return (x * mask[..., None]).sum(1) / lengths[:, None]
 
 
+@oracle("linear_on_pixels")
 def torch_linear_on_pixels(pixels, weight, bias) -> torch.Tensor:
     return F.linear(pixels.to(weight.dtype) - 128, weight, bias)
 
 
+@oracle("swish_grads")
 def torch_swish_grads(x: torch.Tensor, w: torch.Tensor):
     """``(loss, grad of x, grad of w)`` for ``sum(silu(relu(x @ w)))``."""
     x, w = x.detach().requires_grad_(True), w.detach().requires_grad_(True)

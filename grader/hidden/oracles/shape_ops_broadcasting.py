@@ -9,9 +9,12 @@ import math
 
 import torch
 
+from grader.hidden.oracles._registry import oracle
+
 __all__ = ["torch_source_index", "torch_last_tokens"]
 
 
+@oracle("source_index")
 def torch_source_index(out_index, in_shape, out_shape) -> tuple[int, ...]:
     """The index into the input that ``input.expand(out_shape)[out_index]`` reads.
 
@@ -23,5 +26,6 @@ def torch_source_index(out_index, in_shape, out_shape) -> tuple[int, ...]:
     return tuple(int(i) for i in torch.unravel_index(torch.tensor(flat), tuple(in_shape)))
 
 
+@oracle("last_tokens")
 def torch_last_tokens(x: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
     return x[torch.arange(x.shape[0]), lengths - 1]
