@@ -26,6 +26,7 @@ from grader.bridge import _nbgrader, _variants
 from grader.bridge._verdict_text import report_lines
 from grader.checks import _finite_answers, check
 from grader.givens import variants as _variant
+from grader.givens.pitfalls import CLAIMS, GROUPS
 from grader.givens.storage_strides import OPERATIONS
 from grader.judge._plugin import Grading
 
@@ -35,6 +36,8 @@ HIDDEN = Path(__file__).parents[1] / "grader" / "hidden"
 KEY = bytes(range(32))  # a fixed key: the counts below are reproducible
 IDS = [f"student{number:03d}" for number in range(200)]
 TRUTH = {op: _finite_answers.torch_view_or_copy(op) for op in OPERATIONS}
+VERDICTS = {claim: _finite_answers.verdict(claim) for claim in CLAIMS}  # predict_verdicts'
+TRUTHS = {EXERCISE: TRUTH, "predict_verdicts": VERDICTS}
 
 
 def _variant_of(student: str, key: bytes = KEY) -> list[str]:
@@ -48,25 +51,44 @@ def _instructor(tmp_path: Path) -> Path:
     return folder
 
 
-POOLED = [(assignment, exercise, pool) for assignment, exercises in _variants.POOLS.items()
-          for exercise, pool in exercises.items()]
+POOLED = [(assignment, exercise) for assignment, exercises in _variants.POOLS.items()
+          for exercise in exercises if exercise not in _variants.GROUPED]
 
 
-@pytest.mark.parametrize(("chapter", "exercise", "pool"), POOLED,
-                         ids=[exercise for _, exercise, _ in POOLED])
-def test_200_students_get_200_orders_and_almost_200_sets_of_items(chapter, exercise, pool):
-    variants = [_variants.derive(KEY, chapter, exercise, s, pool) for s in IDS]
+def _assignment_of(exercise: str) -> str:
+    return next(a for a, exercises in _variants.POOLS.items() if exercise in exercises)
+
+
+def _counted(exercise: str) -> tuple[list[list[str]], list[frozenset], int, float]:
+    """200 ids' variants of ``exercise``, their sets, pairs alike, items shared on average."""
+    variants = [_variants.draw(KEY, _assignment_of(exercise), exercise, s) for s in IDS]
     sets = [frozenset(v) for v in variants]
     same = sum(a == b for a, b in itertools.combinations(sets, 2))
     shared = [len(a & b) for a, b in itertools.combinations(sets, 2)]
     print(f"{exercise}, 200 ids: {len(set(map(tuple, variants)))} orders, {len(set(sets))} "
           f"sets of items, {same} pairs with the same items, "
-          f"{sum(shared) / len(shared):.2f} of 8 shared on average")
+          f"{sum(shared) / len(shared):.2f} of {len(variants[0])} shared on average")
+    return variants, sets, same, sum(shared) / len(shared)
+
+
+@pytest.mark.parametrize(("chapter", "exercise"), POOLED, ids=[e for _, e in POOLED])
+def test_200_students_get_200_orders_and_almost_200_sets_of_items(chapter, exercise):
+    variants, sets, same, shared = _counted(exercise)
     assert all(len(v) == len(set(v)) == _variants.SIZE for v in variants)
     assert len(set(map(tuple, variants))) == 200
     # C(16, 8) = 12,870 sets: 200 ids make about 1.5 pairs with the same items.
     assert len(set(sets)) >= 195 and same <= 5
-    assert 3.0 < sum(shared) / len(shared) < 4.5  # a classmate shares half of yours or less
+    assert 3.0 < shared < 4.5  # a classmate shares half of yours or less
+
+
+def test_predict_verdicts_variants_take_two_claims_of_every_group():
+    """Graded group by group, all or nothing: every student's groups are alike in size."""
+    variants, sets, same, shared = _counted("predict_verdicts")
+    for variant in variants:
+        assert [len(set(claims) & set(variant)) for claims in GROUPS.values()] == [2] * 5
+    # 3^5 = 243 sets: 200 ids make about 82 pairs alike (measured 133 sets, 85 pairs).
+    assert len(set(map(tuple, variants))) >= 195 and len(set(sets)) >= 120 and same <= 110
+    assert 6.0 < shared < 7.4  # a pair of a group shared with odds 1/3: 2/3 * 10 on average
 
 
 def test_two_students_differ_and_another_key_gives_other_variants():
@@ -75,27 +97,29 @@ def test_two_students_differ_and_another_key_gives_other_variants():
     assert _variant_of("ada") == _variant_of("ada")  # regrading gives the same
 
 
-def test_every_variant_has_a_torch_answer_that_the_solution_reaches():
-    solution = _solution_table()
+@pytest.mark.parametrize("exercise", TRUTHS)
+def test_every_variant_has_a_torch_answer_that_the_solution_reaches(exercise):
+    solution, truth = _solution_table(exercise), TRUTHS[exercise]
     for student in IDS:
-        assert set(_variant_of(student)) <= TRUTH.keys() <= solution.keys()
-    assert {op: solution[op] for op in TRUTH} == TRUTH
+        variant = _variants.draw(KEY, _assignment_of(exercise), exercise, student)
+        assert set(variant) <= truth.keys() <= solution.keys()
+    assert {item: solution[item] for item in truth} == truth
 
 
-def _solution_table() -> dict[str, str]:
-    nb = json.loads(COURSE.source_notebook(ASSIGNMENT).read_text(encoding="utf-8"))
+def _solution_table(exercise: str) -> dict:
+    nb = json.loads(COURSE.source_notebook(_assignment_of(exercise)).read_text(encoding="utf-8"))
     source = next("".join(c["source"]) for c in nb["cells"]
-                  if "def view_or_copy" in "".join(c["source"]))
+                  if f"def {exercise}" in "".join(c["source"]))
     namespace = {}
     exec(source, {**namespace, "OPERATIONS": OPERATIONS}, namespace)
-    return namespace["view_or_copy"]()
+    return namespace[exercise]()
 
 
 def _graded(tmp_path: Path, table: dict, variants: dict | None,
             exercise: str = EXERCISE) -> dict:
     """The hidden checks of ``exercise`` on a student whose function returns ``table``,
     graded on ``variants`` (as the judge hands them), in this process."""
-    assignment = next(a for a, exercises in _variants.POOLS.items() if exercise in exercises)
+    assignment = _assignment_of(exercise)
     code = tmp_path / "student.py"
     code.write_text(f"import numpy as np\nimport torch\n"
                     f"OPERATIONS = {list(table)!r}  # the variant cell, edited\n"
@@ -150,6 +174,24 @@ def test_factory_results_is_graded_on_the_variant_too(tmp_path):
     copied = _graded(tmp_path, {e: truth[e] for e in grace}, {exercise: ada}, exercise)
     assert (own["passed"], own["total"]) == (8, 8) and "another_variant" not in own
     assert copied["passed"] == len(set(ada) & set(grace)) < 8 == copied["total"]
+    assert copied["another_variant"] is True
+
+
+def test_predict_verdicts_grades_the_variants_claims_of_each_group(tmp_path):
+    """One check per group, on the student's two claims of it: a wrong verdict outside
+    them costs nothing, one inside costs its group, a classmate's table the groups whose
+    pair differs (with the another-variant line)."""
+    exercise = "predict_verdicts"
+    ada, grace = (_variants.draw(KEY, "06_pitfalls", exercise, s) for s in ("ada", "grace"))
+    others = [claim for claim in CLAIMS if claim not in ada]
+    slips = {**VERDICTS, others[0]: not VERDICTS[others[0]], ada[0]: not VERDICTS[ada[0]]}
+    own = _graded(tmp_path, {claim: VERDICTS[claim] for claim in ada}, {exercise: ada}, exercise)
+    slipped = _graded(tmp_path, slips, {exercise: ada}, exercise)
+    copied = _graded(tmp_path, {c: VERDICTS[c] for c in grace}, {exercise: ada}, exercise)
+    assert (own["passed"], own["total"]) == (5, 5) and "another_variant" not in own
+    assert (slipped["passed"], slipped["total"]) == (4, 5)  # ada[0]'s group only
+    alike = sum(set(ada) & set(claims) <= set(grace) for claims in GROUPS.values())
+    assert copied["passed"] == alike < 5 == copied["total"]
     assert copied["another_variant"] is True
 
 
@@ -219,24 +261,27 @@ def test_no_published_variant_means_the_whole_list_and_a_message(tmp_path, capsy
     assert "No variant of view_or_copy is published in this folder" in capsys.readouterr().out
 
 
-def test_check_tries_the_students_own_variant(tmp_path, monkeypatch):
-    """``check(view_or_copy)`` in the fetched folder: the published items, no others."""
-    instructor, released = tmp_path / "instructor", tmp_path / ASSIGNMENT
+@pytest.mark.parametrize("exercise", TRUTHS)
+def test_check_tries_the_students_own_variant(exercise, tmp_path, monkeypatch):
+    """``check(fn)`` in the fetched folder: the published items, no others."""
+    assignment = _assignment_of(exercise)
+    instructor, released = tmp_path / "instructor", tmp_path / assignment
     released.mkdir()
     monkeypatch.setenv("USER", "ada")
     monkeypatch.delenv("LOGNAME", raising=False)
-    _variants.publish(instructor, released, ASSIGNMENT, ["ada"])
-    ada = _variants.variants_of(instructor, ASSIGNMENT, "ada")[EXERCISE]
-    table = _table(ada)
+    _variants.publish(instructor, released, assignment, ["ada"])
+    ada = _variants.variants_of(instructor, assignment, "ada")[exercise]
+    table = {item: TRUTHS[exercise][item] for item in ada}
 
-    def view_or_copy():
+    def answer():
         return table
 
+    answer.__name__ = exercise
     monkeypatch.chdir(released)
-    check(view_or_copy)  # 8 answers: all this student is asked
+    check(answer)  # all this student is asked (predict_verdicts: of the warm-up groups)
     monkeypatch.chdir(tmp_path)  # no variant published here: the whole list is asked
     with pytest.raises(Mismatch):
-        check(view_or_copy)
+        check(answer)
 
 
 def test_the_variants_command_publishes_into_the_released_folder(tmp_path, monkeypatch, capsys):

@@ -3,7 +3,8 @@
 Every student used to answer the same finite tables, so one leaked answer table fit
 the whole class. Now each student answers a variant: ``SIZE`` items of an
 exercise's pool (``POOLS``), chosen and ordered by a keyed hash of the assignment,
-the exercise, the student id and each item (HMAC-SHA256). Design:
+the exercise, the student id and each item (HMAC-SHA256); an exercise graded group by
+group (``GROUPED``) draws the same number from each of its groups instead. Design:
 
 * **The key** is 32 random bytes in ``<instructor>/variants.key``, created once by
   ``python -m grader.cli variants`` (mode 0600, never overwritten). It lives where
@@ -36,18 +37,28 @@ from grader._course import Course
 from grader._ids import id_problem, terminal_safe
 from grader.givens import variants as _variant
 from grader.givens.creating_tensors import EXPRESSIONS
+from grader.givens.pitfalls import CLAIMS, GROUPS
 from grader.givens.storage_strides import OPERATIONS
 
-__all__ = ["KEY_FILE", "POOLS", "SIZE", "create_key", "derive", "publish", "publish_command",
-           "read_key", "variants_of"]
+__all__ = ["GROUPED", "KEY_FILE", "POOLS", "SIZE", "create_key", "derive", "draw", "publish",
+           "publish_command", "read_key", "variants_of"]
 
 KEY_FILE = "variants.key"
 # assignment -> exercise -> the pool a variant is drawn from.
 POOLS = {"01_storage_strides": {"view_or_copy": tuple(OPERATIONS)},
-         "02_creating_tensors": {"factory_results": tuple(EXPRESSIONS)}}
+         "02_creating_tensors": {"factory_results": tuple(EXPRESSIONS)},
+         "06_pitfalls": {"predict_verdicts": tuple(CLAIMS)}}
 # Items per variant: 8 of 16 gives C(16, 8) = 12,870 sets (8 of 18: 43,758); two students
 # share half their items or less, so a classmate's table answers about half of yours.
 SIZE = 8
+# Exercises graded group by group, a group all or nothing: exercise -> (its groups, items
+# drawn from each). 8 of predict_verdicts' 15 claims drawn at large would give one student
+# a group of 3 claims to get all right and another a group of 1 (or none: a check fewer),
+# so each draws 2 of every group's 3: 10 claims, 5 groups alike for all. The price: 3^5 =
+# 243 sets (200 ids: 133 distinct, 85 pairs alike; a class of 30 has about 2 such pairs),
+# and a classmate holds your pair of a group with odds 1/3, so their table passes about a
+# third of your groups. A fourth claim per group would give 6^5 = 7,776 sets.
+GROUPED = {"predict_verdicts": (GROUPS, 2)}
 
 
 def read_key(instructor: Path) -> bytes | None:
@@ -84,14 +95,24 @@ def derive(key: bytes, assignment: str, exercise: str, student: str,
     return ranked[:size]
 
 
+def draw(key: bytes, assignment: str, exercise: str, student: str) -> list[str]:
+    """``student``'s variant of ``exercise``: ``SIZE`` items of its pool, or for an exercise
+    graded by groups the same number from each group, group after group."""
+    if exercise in GROUPED:
+        groups, each = GROUPED[exercise]
+        return [item for group in groups.values()
+                for item in derive(key, assignment, exercise, student, tuple(group), each)]
+    return derive(key, assignment, exercise, student, POOLS[assignment][exercise])
+
+
 def variants_of(instructor: Path, assignment: str, student: str | None) -> dict[str, list[str]]:
     """exercise -> the items ``student`` is graded on; empty (the whole pool) where the
     course has no key, the assignment no finite exercise, or the student no id."""
     key = read_key(instructor)
     if key is None or not student:
         return {}
-    return {exercise: derive(key, assignment, exercise, student, pool)
-            for exercise, pool in POOLS.get(assignment, {}).items()}
+    return {exercise: draw(key, assignment, exercise, student)
+            for exercise in POOLS.get(assignment, {})}
 
 
 def publish(instructor: Path, released: Path, assignment: str,

@@ -23,8 +23,9 @@ from hypothesis import strategies as st
 from grader.checks import pitfalls as ch
 from grader.checks._finite_answers import verdict
 from grader.checks._registry import registered
-from grader.givens.pitfalls import GROUPS
+from grader.givens.pitfalls import CLAIMS, GROUPS
 from grader.hidden._examples import exercises_checked_by_examples
+from grader.hidden._variant_items import yours_among
 from grader.hidden.oracles import pitfalls as oracle
 from grader.hidden.oracles import truth_for
 from grader.hidden.strategies import pitfalls as ps
@@ -215,7 +216,10 @@ def test_bce_loss_tiny(case, *, student):
 
 @pytest.mark.exercise("predict_verdicts")
 @pytest.mark.parametrize("group", list(GROUPS))
-def test_predict_verdicts(group, *, student):
-    """gives the verdict torch gives on every claim of this group"""
-    truths = {claim: verdict(claim) for claim in GROUPS[group]}
-    ch.compare_predict_verdicts(student.predict_verdicts, group, truths)
+def test_predict_verdicts(group, *, student, variant):
+    """gives the verdict torch gives on each claim of yours in this group"""
+    # Only the claims of the student's variant (two of each group where one was drawn).
+    claims = yours_among(variant, "predict_verdicts", GROUPS[group], CLAIMS,
+                         student.predict_verdicts)
+    truths = {claim: verdict(claim) for claim in claims}
+    ch.compare_predict_verdicts(student.predict_verdicts, claims, truths)

@@ -419,10 +419,26 @@ MUTANTS = [
     Mutant(
         "the hidden checks grade every item, not the student's variant",
         "grader/hidden/_variant_items.py",
-        (("    if item not in yours:\n", "    if False:  # MUTANT\n"),),
+        (("    graded = [item for item in items if item in yours]\n",
+          "    graded = list(items)  # MUTANT\n"),),
         ("tests/test_variants.py::test_own_table_scores_full_and_only_the_variant_is_graded",
          "tests/test_variants.py::"
-         "test_a_copied_table_scores_as_wrong_for_the_items_it_lacks_and_says_why"),
+         "test_a_copied_table_scores_as_wrong_for_the_items_it_lacks_and_says_why",
+         "tests/test_variants.py::test_predict_verdicts_grades_the_variants_claims_of_each_group"),
+    ),
+    Mutant(
+        "predict_verdicts' group checks grade every claim of the group, not the variant's",
+        "grader/hidden/test_06_pitfalls.py",
+        (('    claims = yours_among(variant, "predict_verdicts", GROUPS[group], CLAIMS,\n',
+          '    claims = GROUPS[group] or yours_among(variant, "predict_verdicts", GROUPS[group], '
+          'CLAIMS,  # MUTANT\n'),),
+        ("tests/test_variants.py::test_predict_verdicts_grades_the_variants_claims_of_each_group",),
+    ),
+    Mutant(
+        "predict_verdicts' variant drawn at large: one student's group of 3, another's of 1",
+        "grader/bridge/_variants.py",
+        (("    if exercise in GROUPED:\n", "    if False:  # MUTANT\n"),),
+        ("tests/test_variants.py::test_predict_verdicts_variants_take_two_claims_of_every_group",),
     ),
     Mutant(
         "a table made for another variant gets no line of feedback",
