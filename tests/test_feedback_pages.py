@@ -12,6 +12,7 @@ from grader._verdict import with_verdict
 from grader.bridge._drawn_inputs import DrawFailingInputs, pictures_for
 from grader.bridge._feedback_verdict import VerdictsOnThePage
 from grader.bridge._offline_math import markdown_with_mathml
+from grader.judge._describe import inputs_as_data
 
 # 3 of 6 checks passed: 1 of 2 points.
 RECORD = {"passed": 3, "total": 6, "checks": [
@@ -19,11 +20,15 @@ RECORD = {"passed": 3, "total": 6, "checks": [
     for k in range(6)]}
 
 
+def _as_judged(*args) -> list:
+    """A failing call's arguments as the judge keeps them in the verdict."""
+    return inputs_as_data((list(args), {}))
+
+
 def test_a_tensor_input_is_drawn_where_torch_puts_its_elements():
     """The picture's cells are the storage positions torch reads for that layout."""
-    described = "diagonal_view(tensor(shape=(3, 2), stride=(1, 4), offset=2, dtype=int64))"
-    [svg] = pictures_for("diagonal_view", described)
     view = torch.arange(12).as_strided((3, 2), (1, 4), 2)  # each value: its storage position
+    [svg] = pictures_for("diagonal_view", _as_judged(view))
     for (i, j), position in ((i, v) for i, v in
                              zip([(i, j) for i in range(3) for j in range(2)],
                                  view.flatten().tolist())):
@@ -31,11 +36,13 @@ def test_a_tensor_input_is_drawn_where_torch_puts_its_elements():
 
 
 def test_shapes_that_broadcast_are_drawn_lined_up_and_layouts_in_numbers_too():
-    [svg] = pictures_for("broadcast_shape", "shapes=((3, 1), (2, 4))")
+    [svg] = pictures_for("broadcast_shape", _as_judged((3, 1), (2, 4)))
     assert 'class="ta-broadcast"' in svg and "(3, 1)" in svg
-    assert len(pictures_for("can_view", "case=((4, 1, 2), (0, 1, 0), (4, 2, 1))")) == 1
-    assert len(pictures_for("storage_position", "storage_position((1, 2), (2, 3), (1, 4), 2)"))
-    assert pictures_for("infer_dtype", "infer_dtype([1, 2.5])") == []  # nothing to draw
+    assert len(pictures_for("can_view", _as_judged((4, 1, 2), (0, 1, 0), (4, 2, 1)))) == 1
+    [svg] = pictures_for("storage_position", _as_judged((1, 2), (2, 3), (1, 4), 2))
+    assert [svg] == pictures_for("diagonal_view", _as_judged(
+        torch.empty(12).as_strided((2, 3), (1, 4), 2)))  # the offset is the last argument
+    assert pictures_for("infer_dtype", _as_judged([1, 2.5])) == []  # nothing to draw
 
 
 def _test_cell(name: str, record: dict, **nbgrader) -> nbformat.NotebookNode:
@@ -46,18 +53,29 @@ def _test_cell(name: str, record: dict, **nbgrader) -> nbformat.NotebookNode:
     return with_verdict(cell, name, record, 2.0)
 
 
-def test_a_test_cell_gets_at_most_two_pictures_and_a_bad_line_breaks_nothing():
-    checks = [{"description": f"check {k}", "passed": False,
-               "detail": f"wrong\nfailing input: x=tensor(shape=(2, {k}), stride=({k}, 1), "
-                         "offset=0, dtype=float32)"} for k in range(1, 5)]
-    checks.append({"description": "check 5", "passed": False,
-                   "detail": "wrong\ninput: tensor(shape=(2,), stride=(1, 1), offset=0)"})
+def test_a_test_cell_gets_at_most_two_pictures_and_a_bad_input_breaks_nothing():
+    checks = [{"description": f"check {k}", "passed": False, "detail": "wrong",
+               "inputs": _as_judged(torch.zeros(2, k))} for k in range(1, 5)]
+    checks.append({"description": "check 5", "passed": False, "detail": "wrong", "inputs": [
+        {"tensor": {"shape": [2], "stride": [1, 1], "offset": 0, "storage": 2}}]})
     cell = _test_cell("f", {"passed": 0, "total": 5, "checks": checks})
     nb = v4.new_notebook(cells=[cell])
     VerdictsOnThePage().preprocess(nb, {})
     DrawFailingInputs().preprocess(nb, {})
     assert [o["output_type"] for o in cell.outputs] == ["stream", "execute_result",
                                                         "display_data", "display_data"]
+
+
+def test_a_verdict_stored_before_inputs_were_kept_has_no_picture_and_no_error(caplog):
+    """Its failures name their inputs in words only: nothing reads them back."""
+    detail = "wrong\nfailing input: x=tensor(shape=(2, 2), stride=(2, 1), offset=0)"
+    checks = [{"description": "check", "passed": False, "detail": detail}]
+    cell = _test_cell("f", {"passed": 0, "total": 1, "checks": checks})
+    nb = v4.new_notebook(cells=[cell])
+    VerdictsOnThePage().preprocess(nb, {})
+    DrawFailingInputs().preprocess(nb, {})
+    assert [o["output_type"] for o in cell.outputs] == ["stream", "execute_result"]
+    assert "no picture" not in caplog.text
 
 
 def test_the_verdict_says_the_gradebooks_score():

@@ -1,16 +1,23 @@
 """Failures in words a student can read: the call's inputs (tensors by their layout, small
-ones by value) and what a failing check says, without the grader's source."""
+ones by value) and what a failing check says, without the grader's source. And the failing
+call's inputs as data, for the feedback page's pictures (``grader.bridge._drawn_inputs``)."""
+
+import math
 
 import torch
 
 from grader._errors import StudentError
 from grader.judge._replay import unfinished
 
-__all__ = ["describe_call", "describe_failure"]
+__all__ = ["describe_call", "describe_failure", "inputs_as_data"]
 
 _VALUES_UP_TO = 12  # elements: a larger tensor is shown by its layout only
 _LIMIT = 400  # characters of the whole line
 _DETAIL_LIMIT = 600  # characters of a failure's whole description
+# Numbers, tensors and lists in one failing input's data: a verdict is stored and shipped,
+# and pictures need a few shapes (a list that does not fit is None, never cut short).
+_MOST_ITEMS = 64
+_LARGEST_INT = 2**63  # past it a number is no shape or stride (and JSON readers round it)
 
 
 def _describe(value) -> str:
@@ -63,3 +70,37 @@ def describe_failure(exc: BaseException, fixtures=()) -> str:
     elif getattr(exc, "call", None):  # a fixed example: the call that failed
         text += f"\ninput: {exc.call}"
     return text[:_DETAIL_LIMIT]
+
+
+def inputs_as_data(arguments: tuple[list, dict] | None) -> list:
+    """The arguments of a failing call (positional, then keyword) as plain JSON: a tensor as
+    ``{"tensor": {"shape", "stride", "offset", "storage"}}`` (storage in elements), numbers
+    as themselves, lists and tuples as lists; anything else, or past ``_MOST_ITEMS``, None."""
+    if arguments is None:
+        return []
+    args, kwargs = arguments
+    left = _MOST_ITEMS
+
+    def data(value):
+        nonlocal left
+        left -= 1
+        if left < 0:
+            return None
+        if isinstance(value, torch.Tensor):
+            return _tensor_data(value)
+        if isinstance(value, list | tuple):
+            return [data(item) for item in value] if len(value) <= left else None
+        if (isinstance(value, int) and abs(value) < _LARGEST_INT) \
+                or (isinstance(value, float) and math.isfinite(value)):  # bools are ints
+            return value
+        return None
+
+    return [data(value) for value in [*args, *kwargs.values()]]
+
+
+def _tensor_data(t: torch.Tensor) -> dict | None:
+    if t.layout != torch.strided:  # sparse: no strides to draw
+        return None
+    return {"tensor": {"shape": list(t.shape), "stride": list(t.stride()),
+                       "offset": t.storage_offset(),
+                       "storage": t.untyped_storage().nbytes() // t.element_size()}}

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, Phase, settings
 from grader import _notebook
 from grader.givens.variants import answers_another_variant
 from grader.judge import _remote
-from grader.judge._describe import describe_failure
+from grader.judge._describe import describe_failure, inputs_as_data
 
 __all__ = ["Grading", "Variant", "student_code_cells"]
 
@@ -133,7 +133,7 @@ class Grading:
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_setup(self, item):
-        _remote.last_call = None  # the calls a check makes are its own
+        _remote.last_call = _remote.last_arguments = None  # the calls a check makes are its own
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_makereport(self, item, call):
@@ -148,6 +148,8 @@ class Grading:
         entry["detail"] = "" if report.passed else _detail(call, item.fixturenames)
         if not report.passed:  # what the student answered last: the failing input's answer
             self.failing_calls.setdefault(entry["exercise"], []).append(_remote.last_call)
+            # ... and that input, as data beside the words (the feedback's pictures)
+            entry["inputs"] = inputs_as_data(_remote.last_arguments)
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_pyfunc_call(self, pyfuncitem):

@@ -36,7 +36,7 @@ from grader.student import _sandbox
 from grader.student._zygote import zygote
 
 __all__ = ["RemoteStudent", "configured_student", "CELL_OUTPUT_LIMIT", "NOTEBOOK_OUTPUT_LIMIT",
-           "MemoryLimitExceeded", "last_call"]
+           "MemoryLimitExceeded", "last_arguments", "last_call"]
 
 # Bounds the judge keeps, whatever the student's process claims to have kept.
 CELL_OUTPUT_LIMIT = 10_000  # characters of one cell's output, result or error
@@ -44,6 +44,9 @@ NOTEBOOK_OUTPUT_LIMIT = 100_000  # characters of all cells' outputs together
 # (request, reply) of this process's last call that got its reply, as they crossed the
 # wire (nothing copied): what a failing check's student answered (``_misconceptions``).
 last_call: tuple[dict, dict] | None = None
+# (args, kwargs) of this process's last call, replied to or not: the judge's own objects,
+# referenced, not copied (a failing check's input, as data: ``_describe.inputs_as_data``).
+last_arguments: tuple[list, dict] | None = None
 
 
 class MemoryLimitExceeded(StudentCrashed):
@@ -260,8 +263,9 @@ class RemoteStudent:
         raise self._failing_fast[name]
 
     def _call(self, name: str, args: list, kwargs: dict, harness=None, inputs_after=False):
-        global last_call
+        global last_call, last_arguments
         last_call = None  # a call without a reply (timed out, crashed) shows no answer
+        last_arguments = args, kwargs
         key = name if harness is None else f"{name}/{harness.__name__}"
         if key in self._failing_fast:
             self._fail_fast(key)

@@ -598,4 +598,36 @@ MUTANTS = [
         ("tests/test_public_examples.py::"
          "test_the_stored_checks_are_the_twelve_with_an_oracle_each",),
     ),
+    Mutant(
+        "a failed check's input is not kept as data: the feedback draws nothing",
+        "grader/judge/_plugin.py",
+        (('            entry["inputs"] = inputs_as_data(_remote.last_arguments)',
+          '            entry["inputs"] = []  # MUTANT'),),
+        ("tests/test_failing_inputs.py::"
+         "test_a_failing_tensor_input_is_kept_as_its_layout_and_drawn",),
+    ),
+    Mutant(
+        "a failing tensor's data loses its storage offset: drawn from the storage's start",
+        "grader/judge/_describe.py",
+        (('                       "offset": t.storage_offset(),',
+          '                       "offset": 0,  # MUTANT'),),
+        ("tests/test_failing_inputs.py::"
+         "test_a_failing_tensor_input_is_kept_as_its_layout_and_drawn",),
+    ),
+    Mutant(
+        "storage_position's picture ignores the offset argument",
+        "grader/bridge/_drawn_inputs.py",
+        (("        offset = 0 if offset_at is None else inputs[offset_at]",
+          "        offset = 0  # MUTANT"),),
+        ("tests/test_feedback_pages.py::"
+         "test_shapes_that_broadcast_are_drawn_lined_up_and_layouts_in_numbers_too",),
+    ),
+    Mutant(
+        "a verdict stored before inputs were kept is read as if it had them",
+        "grader/bridge/_drawn_inputs.py",
+        (('for check in failures if isinstance(check.get("inputs"), list)]',
+          'for check in failures]  # MUTANT'),),
+        ("tests/test_feedback_pages.py::"
+         "test_a_verdict_stored_before_inputs_were_kept_has_no_picture_and_no_error",),
+    ),
 ]
