@@ -441,6 +441,13 @@ MUTANTS = [
         ("tests/test_variants.py::test_predict_verdicts_variants_take_two_claims_of_every_group",),
     ),
     Mutant(
+        "the feedback page never says that a pasted table is for another variant",
+        "grader/bridge/_verdict_text.py",
+        (('    if record.get("another_variant"):\n', "    if False:  # MUTANT\n"),),
+        ("tests/test_variant_grading.py::"
+         "test_a_pasted_table_loses_the_points_and_the_page_says_why_once",),
+    ),
+    Mutant(
         "a table made for another variant gets no line of feedback",
         "grader/judge/_plugin.py",
         (('            exercises[name]["another_variant"] = True',
