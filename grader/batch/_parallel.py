@@ -5,7 +5,8 @@ scheduler address to spread the batch over a real cluster whose workers see
 the same course folder. Each task is one notebook: a judge process with its
 own sandboxed student process, exactly as in serial grading, from a warm
 judge that each cluster worker keeps (``_judge_server``); only the verdict
-comes back, stored by content (``grader.store._verdicts``) for nbgrader to pick up.
+comes back, stored by content (``grader.store._verdicts``, its one writer) for nbgrader
+to pick up.
 """
 
 import collections
@@ -25,15 +26,15 @@ __all__ = ["judge_batch"]
 
 def _judge_and_store(nb: dict, assignment: str, folder: str, after=None,
                      variants: dict | None = None) -> str | None:
-    """Judge one notebook and store its verdict; why not, if it could not be judged.
+    """Judge one notebook for the store (``verdict_for``); why not, if it could not be.
 
     ``after`` is what the notebook before it in its chain returned: Dask runs
     this one where that one ran. A failure is returned, not raised, so that the
     rest of the chain still runs.
     """
     try:
-        verdict = judge(nb, assignment, variants=variants)
-        _verdicts.store_verdict(Path(folder), nb, assignment, verdict, variants)
+        _verdicts.verdict_for(Path(folder), nb, assignment,
+                              lambda: judge(nb, assignment, variants=variants), variants)
     except Exception as exc:  # noqa: BLE001 - reported; nbgrader judges it again
         return f"{type(exc).__name__}: {exc}"
     return None

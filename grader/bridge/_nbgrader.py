@@ -28,7 +28,7 @@ from grader.bridge._structure import restore_structure, take_restored
 from grader.bridge._variants import variants_of
 from grader.bridge._verdict_text import report_lines, score, verdict_outputs
 from grader.judge._judge_server import judge
-from grader.store._verdicts import store_verdict, stored_verdict
+from grader.store._verdicts import verdict_for
 
 __all__ = ["FeedbackExporter", "JudgeHiddenChecks", "RestoreStructure", "autograde_pipeline",
            "feedback_pipeline", "missing_verdicts", "report_lines", "sanitize_pipeline",
@@ -70,14 +70,13 @@ class JudgeHiddenChecks(Preprocessor):
         # The student's variant, from the id nbgrader collected the submission under
         # (its submitted/<id>/ folder), never from the notebook.
         variants = variants_of(instructor, assignment, resources["nbgrader"].get("student"))
-        folder = instructor / "verdicts"
-        verdict = stored_verdict(folder, nb, assignment, variants)
-        if verdict is None:
+        def judge_now() -> dict:
             self.log.info("judging %s now (no verdict judged ahead)", assignment)
-            verdict = judge(nb, assignment, self.timeout, variants=variants)
-            # Stored as well: ``missing_verdicts`` believes a test cell's verdict only
-            # where the store (which no student can write) holds the same.
-            store_verdict(folder, nb, assignment, verdict, variants)
+            return judge(nb, assignment, self.timeout, variants=variants)
+
+        # The store judges what it lacks and keeps it (its one writer): ``missing_verdicts``
+        # believes a test cell's verdict only where the store holds the same.
+        verdict = verdict_for(instructor / "verdicts", nb, assignment, judge_now, variants)
         for index, cell in enumerate(_notebook.student_cells(nb)):
             cell.outputs = _cell_outputs(verdict["cells"].get(str(index), {}))
         exercises = verdict["exercises"]

@@ -7,8 +7,10 @@ assignment, the code the judge runs, the grader with its hidden checks, the
 limits and sandbox mode an instructor may set, and the versions of Python,
 torch and hypothesis.
 ``JudgeHiddenChecks`` then finds the verdict by the same key; on any mismatch
-it simply judges again. The folder lives with the gradebook, where the
-student's sandboxed process can neither read nor write.
+it simply judges again. Both ask ``verdict_for``, the store's one writer: a
+verdict is stored where it is judged for the store, never by a caller. The
+folder lives with the gradebook, where the student's sandboxed process can
+neither read nor write.
 """
 
 import functools
@@ -24,7 +26,7 @@ from grader import _notebook
 from grader._settings import Settings
 from grader.store._verdict_sources import verdict_sources
 
-__all__ = ["verdict_key", "stored_verdict", "store_verdict"]
+__all__ = ["verdict_key", "stored_verdict", "verdict_for"]
 
 _GRADER = Path(__file__).parents[1]
 
@@ -75,9 +77,24 @@ def stored_verdict(folder: Path, nb: dict, assignment: str,
 
 def store_verdict(folder: Path, nb: dict, assignment: str, verdict: dict,
                   variants: dict | None = None) -> None:
+    """Keep ``verdict`` under ``nb``'s key: called by ``verdict_for`` alone in the grader
+    (tests seed the store with it)."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     final = folder / f"{verdict_key(nb, assignment, variants)}.json"
     partial = final.with_suffix(f".{os.getpid()}.{uuid.uuid4().hex}.partial")
     partial.write_text(json.dumps(verdict), encoding="utf-8")
     partial.replace(final)  # atomic: a killed run never leaves half a verdict
+
+
+def verdict_for(folder: Path, nb: dict, assignment: str, judge_now,
+                variants: dict | None = None) -> dict:
+    """The stored verdict of ``nb``; where there is none, ``judge_now()``'s, stored first.
+
+    The one caller of ``store_verdict`` in the grader: the run's parallel judging and
+    nbgrader's lane both come here, so what the store holds is written in one place."""
+    verdict = stored_verdict(folder, nb, assignment, variants)
+    if verdict is None:
+        verdict = judge_now()
+        store_verdict(folder, nb, assignment, verdict, variants)
+    return verdict

@@ -637,4 +637,15 @@ MUTANTS = [
         ("tests/test_feedback_pages.py::"
          "test_a_verdict_stored_before_inputs_were_kept_has_no_picture_and_no_error",),
     ),
+    Mutant(
+        "the run's parallel judging writes the verdict store itself again",
+        "grader/batch/_parallel.py",
+        (("        _verdicts.verdict_for(Path(folder), nb, assignment,\n"
+          "                              lambda: judge(nb, assignment, variants=variants), "
+          "variants)\n",
+          "        verdict = judge(nb, assignment, variants=variants)\n"
+          "        _verdicts.store_verdict(Path(folder), nb, assignment, verdict, variants)"
+          "  # MUTANT\n"),),
+        ("tests/test_run_state.py::test_only_the_store_writes_a_verdict",),
+    ),
 ]
