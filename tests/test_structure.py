@@ -157,8 +157,9 @@ def test_a_deleted_answer_cell_is_graded_as_the_blank_stub(complete, release):
     assert any(_meta(gone)["grade_id"] in change for change in changes)
 
 
-def _nbgrader_sanitizes(path, monkeypatch, instructor) -> dict:
-    """nbgrader's first sanitize step, as ``nbgrader autograde`` calls it on ``path``."""
+def _nbgrader_sanitizes(path, monkeypatch, instructor, ahead=None) -> dict:
+    """nbgrader's first sanitize step, as ``nbgrader autograde`` calls it on ``path``
+    (in a grading run whose notebooks restored ahead are ``ahead``)."""
     import nbformat
 
     from grader.bridge import _nbgrader
@@ -166,8 +167,8 @@ def _nbgrader_sanitizes(path, monkeypatch, instructor) -> dict:
     monkeypatch.setenv("TENSOR_ANATOMY_INSTRUCTOR_DIR", str(instructor))
     resources = {"nbgrader": {"student": path.parent.parent.name, "assignment": ASSIGNMENT,
                               "notebook": path.stem}}
-    nb, _ = _nbgrader.RestoreStructure().preprocess(nbformat.read(path, as_version=4),
-                                                     resources)
+    restore = _nbgrader.sanitize_pipeline(ahead)[0]
+    nb, _ = restore().preprocess(nbformat.read(path, as_version=4), resources)
     return nb
 
 
@@ -184,15 +185,16 @@ def test_a_submission_judged_ahead_is_not_restored_again_by_nbgrader(complete, r
     tampered = copy.deepcopy(complete)
     _delete_a_test_cell(tampered)
     path.write_text(json.dumps(tampered), encoding="utf-8")
-    ahead, _ = _structure.restored_submission(path, release)
+    run = _structure.RestoredAhead()  # a grading run's
+    ahead, _ = run.restore(path, release)
     calls = []
     monkeypatch.setattr(_nbgrader, "restore_structure",
                         lambda *args: calls.append(args) or restore_structure(*args))
-    assert _graded_shape(_nbgrader_sanitizes(path, monkeypatch, tmp_path)) == \
+    assert _graded_shape(_nbgrader_sanitizes(path, monkeypatch, tmp_path, run)) == \
         _graded_shape(ahead)
     assert calls == []
-    _structure.restored_submission(path, release)
+    run.restore(path, release)
     path.write_text(json.dumps(complete), encoding="utf-8")  # changed after it was judged
-    assert _graded_shape(_nbgrader_sanitizes(path, monkeypatch, tmp_path)) == \
+    assert _graded_shape(_nbgrader_sanitizes(path, monkeypatch, tmp_path, run)) == \
         _graded_shape(complete)
     assert len(calls) == 1

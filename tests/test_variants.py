@@ -22,7 +22,7 @@ from grader._course import Course
 from grader._errors import Mismatch
 from grader._language import localized
 from grader.batch import _parallel
-from grader.bridge import _nbgrader, _variants
+from grader.bridge import _nbgrader, _structure, _variants
 from grader.bridge._verdict_text import report_lines
 from grader.checks import _finite_answers, check
 from grader.givens import variants as _variant
@@ -226,7 +226,8 @@ def test_the_grader_takes_the_variant_from_the_submitting_id_never_the_notebook(
 def test_the_batch_judges_each_submission_on_its_folders_id(tmp_path, monkeypatch):
     instructor = _instructor(tmp_path)
     nb = {"cells": [{"cell_type": "code", "metadata": {}, "source": "x = 1"}]}
-    monkeypatch.setattr(_parallel, "restored_submission", lambda path, release, other: (nb, {}))
+    monkeypatch.setattr(_structure.RestoredAhead, "restore",
+                        lambda self, path, release, other: (nb, {}))
     paths = [instructor / "submitted" / s / ASSIGNMENT / "a.ipynb" for s in ("ada", "grace")]
     pending = _parallel._pending({ASSIGNMENT: (nb, paths)}, instructor / "verdicts", {})
     # The same code, two variants: judged twice, each on its own student's items.

@@ -16,7 +16,7 @@ import os
 from pathlib import Path
 
 from grader._progress import ProgressLine
-from grader.bridge._structure import restored_submission
+from grader.bridge._structure import RestoredAhead
 from grader.bridge._variants import variants_of
 from grader.judge._judge_server import judge
 from grader.store import _verdicts
@@ -41,14 +41,14 @@ def _judge_and_store(nb: dict, assignment: str, folder: str, after=None,
 
 
 def _pending(batch: dict[str, tuple[dict, list[Path]]], folder: Path,
-             translations: dict[str, list[dict]]) -> dict:
+             translations: dict[str, list[dict]], ahead: RestoredAhead | None = None) -> dict:
     """key → (notebook, assignment, its submissions, their variant) to judge: no stored
-    verdict yet, each code and variant once."""
-    pending = {}
+    verdict yet, each code and variant once. Each notebook restored is kept in ``ahead``."""
+    pending, ahead = {}, ahead or RestoredAhead()
     for assignment, (release, submissions) in batch.items():
         for path in submissions:
             try:
-                nb, _ = restored_submission(path, release, translations.get(assignment, ()))
+                nb, _ = ahead.restore(path, release, translations.get(assignment, ()))
             except (OSError, ValueError, KeyError, TypeError, AttributeError):
                 continue  # triage reports it; nbgrader's own run says why
             # submitted/<student>/<assignment>/<notebook>: the id it was collected under;
@@ -137,11 +137,13 @@ def _completions(pending: dict, folder: Path, workers: int | None, scheduler: st
 def judge_batch(batch: dict[str, tuple[dict, list[Path]]], folder: Path,
                 workers: int | None = None, scheduler: str | None = None,
                 each_judged=None, when_judged=None,
-                translations: dict[str, list[dict]] | None = None) -> list[str]:
+                translations: dict[str, list[dict]] | None = None,
+                ahead: RestoredAhead | None = None) -> list[str]:
     """Judge what is not judged yet; return the failures (nbgrader will judge those again).
 
     ``batch``: assignment → (its released notebook, the submitted notebooks);
-    ``translations``: assignment → its released notebook in each other language.
+    ``translations``: assignment → its released notebook in each other language;
+    ``ahead``: where the notebooks restored for judging are kept for nbgrader.
     Callbacks run in this thread while the cluster judges the rest, so that
     nbgrader's steps (one core's work) overlap with judging instead of following it:
     ``each_judged(assignment, submissions)`` as each notebook's verdict is stored
@@ -150,7 +152,7 @@ def judge_batch(batch: dict[str, tuple[dict, list[Path]]], folder: Path,
     """
     each = each_judged or (lambda assignment, submissions: None)
     notify = when_judged or (lambda assignment: None)
-    pending = _pending(batch, folder, translations or {})
+    pending = _pending(batch, folder, translations or {}, ahead)
     left = collections.Counter(assignment for _, assignment, _, _ in pending.values())
     for assignment in batch:
         if not left[assignment]:

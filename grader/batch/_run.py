@@ -19,6 +19,7 @@ from grader.batch._parallel import judge_batch
 from grader.batch._regrade import previous_verdicts, report_regrade
 from grader.batch._report import plot_scores
 from grader.bridge._steps import NbgraderSteps
+from grader.bridge._structure import RestoredAhead
 
 __all__ = ["GradingRun", "export_for_lms", "grade", "one_grader_at_a_time"]
 
@@ -71,7 +72,8 @@ class GradingRun:
 
     Owned here instead of in closures: the ids refused and the files set aside by
     triage, each assignment's verdicts before this run (the regrade report's "before"),
-    the students already sent through nbgrader, and the steps that failed. The cluster
+    the notebooks restored for judging (``ahead``, which nbgrader's sanitize step takes
+    from), the students already sent through nbgrader, and the steps that failed. The cluster
     judges; nbgrader's lane (one thread) calls ``through_nbgrader`` as notebooks are
     judged and ``finish`` as assignments are; the main thread exports at the end.
     """
@@ -83,6 +85,7 @@ class GradingRun:
         self.phases = _phases.Phases()  # each phase's seconds: grading_phases.json, for the bench
         self.failed: list[str] = []
         self.through: dict[str, set[str]] = collections.defaultdict(set)
+        self.ahead = RestoredAhead()
         self._steps: NbgraderSteps | None = None
 
     @property
@@ -90,7 +93,7 @@ class GradingRun:
         """nbgrader's steps, made when first needed (in nbgrader's lane)."""
         if self._steps is None:
             self._steps = NbgraderSteps(self.course, self.course.instructor / "release",
-                                        timed=self.phases.timed)
+                                        timed=self.phases.timed, ahead=self.ahead)
         return self._steps
 
     def run(self) -> int:
@@ -173,7 +176,8 @@ class GradingRun:
                         for a in assignments}
         failures = judge_batch(batch, course.instructor / "verdicts", workers=self.jobs,
                                scheduler=self.scheduler, each_judged=each_judged,
-                               when_judged=when_judged, translations=translations)
+                               when_judged=when_judged, translations=translations,
+                               ahead=self.ahead)
         print(f"judged in {time.monotonic() - started:.1f} s", flush=True)
         for failure in failures:
             print(f"  judged again by nbgrader: {terminal_safe(failure)}", file=sys.stderr)

@@ -24,7 +24,7 @@ from grader._language import ENGLISH
 from grader._verdict import verdict_of, with_verdict
 from grader.bridge._bounded_data import BoundEmbeddedData
 from grader.bridge._sanitize_html import SAFE_PAGE, SanitizeOutputs
-from grader.bridge._structure import restore_structure, take_restored
+from grader.bridge._structure import RestoredAhead, restore_structure
 from grader.bridge._variants import variants_of
 from grader.bridge._verdict_text import report_lines, score, verdict_outputs
 from grader.judge._judge_server import judge
@@ -70,6 +70,7 @@ class JudgeHiddenChecks(Preprocessor):
         # The student's variant, from the id nbgrader collected the submission under
         # (its submitted/<id>/ folder), never from the notebook.
         variants = variants_of(instructor, assignment, resources["nbgrader"].get("student"))
+
         def judge_now() -> dict:
             self.log.info("judging %s now (no verdict judged ahead)", assignment)
             return judge(nb, assignment, self.timeout, variants=variants)
@@ -99,6 +100,9 @@ class RestoreStructure(Preprocessor):
     """
 
     enabled = Bool(True)
+    # The grading run's notebooks restored ahead, on a subclass made for that run
+    # (``sanitize_pipeline``): a class, since nbgrader deep-copies its config's values.
+    ahead: RestoredAhead | None = None
 
     def preprocess(self, nb, resources):
         from grader.bridge._feedback_language import with_language
@@ -110,7 +114,7 @@ class RestoreStructure(Preprocessor):
         releases = _language.releases(course, assignment)
         english = releases.pop(_language.ENGLISH)
         # Restored already when it was judged ahead of nbgrader: not again.
-        restored, changes = take_restored(submitted) or restore_structure(
+        restored, changes = (self.ahead and self.ahead.take(submitted)) or restore_structure(
             nb, english, list(releases.values()))
         for change in changes:
             self.log.warning("%s/%s: %s", resources["nbgrader"].get("student"), assignment, change)
@@ -119,11 +123,14 @@ class RestoreStructure(Preprocessor):
         return nbformat.from_dict(with_language(restored, language)), resources
 
 
-def sanitize_pipeline() -> list:
-    """nbgrader's sanitize preprocessors, after ``RestoreStructure``."""
+def sanitize_pipeline(ahead: RestoredAhead | None = None) -> list:
+    """nbgrader's sanitize preprocessors, after ``RestoreStructure``: one that takes the
+    notebooks a grading run restored ahead (``ahead``), where one is given."""
     from nbgrader.converters import Autograde
 
-    return [RestoreStructure, *Autograde().sanitize_preprocessors]
+    restore = RestoreStructure if ahead is None else type(
+        "RestoreStructure", (RestoreStructure,), {"ahead": ahead})
+    return [restore, *Autograde().sanitize_preprocessors]
 
 
 def autograde_pipeline() -> list:

@@ -38,13 +38,14 @@ def with_scripts_on_path() -> dict:
 class NbgraderSteps:
     """The course's nbgrader, configured once; each step returns True if it succeeded."""
 
-    def __init__(self, course: Course, release_directory: Path, timed=None):
-        # ``timed(phase)``: a context that times a block as that phase (``_phases``).
+    def __init__(self, course: Course, release_directory: Path, timed=None, ahead=None):
+        # ``timed(phase)``: a context that times a block as that phase (``_phases``);
+        # ``ahead``: the run's notebooks restored ahead (``_structure.RestoredAhead``).
         self._timed = timed or (lambda phase: contextlib.nullcontext())
         with self._timed("nbgrader start-up"):
-            self._start(course, release_directory)
+            self._start(course, release_directory, ahead)
 
-    def _start(self, course: Course, release_directory: Path) -> None:
+    def _start(self, course: Course, release_directory: Path, ahead) -> None:
         # jsonschema, imported with nbformat, builds an IRI grammar (about 2 s of CPU)
         # for a format check ("iri") that no notebook or gradebook schema uses.
         sys.modules.setdefault("rfc3987_syntax", None)
@@ -56,6 +57,10 @@ class NbgraderSteps:
         config.CourseDirectory.root = str(course.root)
         # Grading registers the release in the gradebook; exercises/ stays untouched.
         config.CourseDirectory.release_directory = str(release_directory)
+        if ahead is not None:  # nbgrader's sanitize step takes what this run restored
+            from grader.bridge._nbgrader import sanitize_pipeline
+
+            config.Autograde.sanitize_preprocessors = sanitize_pipeline(ahead)
         self.api, self.logs = NbGraderAPI(config=config), course.instructor / "logs"
         self.logs.mkdir(parents=True, exist_ok=True)
         self._begun: set[str] = set()

@@ -13,10 +13,11 @@ right after the answer they followed. Everything else the student changed in
 nbgrader's cells is dropped, and the notebook says so at the top.
 
 The grading command restores each submission once: it judges the restored
-notebook ahead of nbgrader (``grader.batch``), and ``restored_submission``
-keeps it for nbgrader's sanitize step (``take_restored``), which restores on
-its own only a notebook nobody restored before (serial grading, stock
-``nbgrader autograde``) or one changed on disk since.
+notebook ahead of nbgrader (``grader.batch``) and keeps it in its run's
+``RestoredAhead``, which nbgrader's sanitize step is given (``sanitize_pipeline``)
+and takes it from; that step restores on its own only a notebook nobody restored
+before (serial grading, stock ``nbgrader autograde``) or one changed on disk since.
+No module holds a submission: each run's notebooks live and go with its run.
 """
 
 import copy
@@ -27,8 +28,7 @@ from pathlib import Path
 from grader import _notebook
 from grader._language import ENGLISH, KEY, localized, marked
 
-__all__ = ["NOTE_ID", "note_in_language", "restore_structure", "restored_submission",
-           "take_restored"]
+__all__ = ["NOTE_ID", "RestoredAhead", "note_in_language", "restore_structure"]
 
 NOTE_ID = "tensor-anatomy-structure-note"
 _TITLE = marked("**Grader's note on this notebook's structure:**", "feedback")
@@ -169,34 +169,40 @@ def restore_structure(submitted: dict, release: dict,
     return restored, [_said(change, ENGLISH) for change in changes]
 
 
-_kept: dict[Path, tuple[tuple, dict, list[str]]] = {}  # path → (file identity, restored, changes)
-_kept_lock = threading.Lock()  # the batch's thread fills, nbgrader's lane takes
-
-
 def _identity(path: Path) -> tuple:
     """The file as it is on disk now: a rewrite changes its size, time or inode."""
     stat = path.stat()
     return stat.st_ino, stat.st_size, stat.st_mtime_ns
 
 
-def restored_submission(path: Path, release: dict,
-                        translations=()) -> tuple[dict, list[str]]:
-    """``restore_structure`` of the notebook at ``path``, kept for ``take_restored``."""
-    path = Path(path).resolve()
-    identity = _identity(path)
-    restored, changes = restore_structure(_notebook.load(path), release, translations)
-    with _kept_lock:
-        _kept[path] = identity, restored, changes
-    return restored, changes
+class RestoredAhead:
+    """The notebooks one grading run restored ahead of nbgrader, by submission path.
 
+    Owned by the run (``grader.batch``): its judging thread restores, nbgrader's lane
+    takes each once. A path is the key as the run found it (``submitted/<id>/...``,
+    an id triage let through), and only ever compared, never built into a new name.
+    """
 
-def take_restored(path: Path) -> tuple[dict, list[str]] | None:
-    """The restored notebook kept for ``path``, once, if the file is unchanged since."""
-    path = Path(path).resolve()
-    with _kept_lock:
-        kept = _kept.pop(path, None)
-    try:
-        unchanged = kept is not None and kept[0] == _identity(path)
-    except OSError:
-        return None
-    return (copy.deepcopy(kept[1]), list(kept[2])) if unchanged else None
+    def __init__(self):
+        self._kept: dict[Path, tuple[tuple, dict, list[str]]] = {}  # (identity, nb, changes)
+        self._lock = threading.Lock()  # the judging thread keeps, nbgrader's lane takes
+
+    def restore(self, path: Path, release: dict, translations=()) -> tuple[dict, list[str]]:
+        """``restore_structure`` of the notebook at ``path``, kept for ``take``."""
+        path = Path(path).resolve()
+        identity = _identity(path)  # before reading: a rewrite meanwhile is then a miss
+        restored, changes = restore_structure(_notebook.load(path), release, translations)
+        with self._lock:
+            self._kept[path] = identity, restored, changes
+        return restored, changes
+
+    def take(self, path: Path) -> tuple[dict, list[str]] | None:
+        """The restored notebook kept for ``path``, once, if the file is unchanged since."""
+        path = Path(path).resolve()
+        with self._lock:
+            kept = self._kept.pop(path, None)
+        try:
+            unchanged = kept is not None and kept[0] == _identity(path)
+        except OSError:
+            return None
+        return (copy.deepcopy(kept[1]), list(kept[2])) if unchanged else None

@@ -648,4 +648,29 @@ MUTANTS = [
           "  # MUTANT\n"),),
         ("tests/test_run_state.py::test_only_the_store_writes_a_verdict",),
     ),
+    Mutant(
+        "restored notebooks kept in a module-level cache",
+        "grader/bridge/_structure.py",
+        (("def _identity(path: Path) -> tuple:\n",
+          "_kept: dict = {}  # MUTANT\n\n\ndef _identity(path: Path) -> tuple:\n"),),
+        ("tests/test_run_state.py::"
+         "test_no_module_of_the_run_holds_state_filled_at_run_time",),
+    ),
+    Mutant(
+        "nbgrader's sanitize step is not given the run's restored notebooks",
+        "grader/bridge/_nbgrader.py",
+        (("    restore = RestoreStructure if ahead is None else type(",
+          "    restore = RestoreStructure if True else type(  # MUTANT"),),
+        ("tests/test_run_state.py::"
+         "test_the_run_s_restored_notebooks_survive_nbgrader_s_config_copy",
+         "tests/test_structure.py::"
+         "test_a_submission_judged_ahead_is_not_restored_again_by_nbgrader"),
+    ),
+    Mutant(
+        "nbgrader's steps are made without the run's restored notebooks",
+        "grader/bridge/_steps.py",
+        (("            config.Autograde.sanitize_preprocessors = sanitize_pipeline(ahead)\n",
+          "            pass  # MUTANT\n"),),
+        ("tests/test_run_state.py::test_nbgrader_s_steps_take_the_run_s_restored_notebooks",),
+    ),
 ]
