@@ -10,7 +10,8 @@ from torch import nn
 
 from grader.checks.autograd._harnesses import graph_harness, running_mean_harness
 from grader.givens.autograd import LR, MOMENTUM, WEIGHT_DECAY, build_model
-from grader.hidden.oracles._registry import oracle
+
+from ._registry import oracle
 
 __all__ = [
     "reference_graph_summary",

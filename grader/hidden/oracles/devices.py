@@ -9,7 +9,8 @@ makes, so its check takes this same truth. Moved here from
 import torch
 
 from grader.givens.devices import ALIGN
-from grader.hidden.oracles._registry import oracle
+
+from ._registry import oracle
 
 __all__ = ["slot_bytes", "torch_pack_meta", "torch_pack", "torch_unpack_truth"]
 
