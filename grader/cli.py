@@ -12,8 +12,9 @@
                        its points per exercise and a total;
                        exit 0 only if every check passes (1: some fail,
                        2: the notebook could not be graded)
-    variants A         publish each student's variant of A's finite exercises into
-                       the exchange's released A (after nbgrader release_assignment;
+    variants A         publish each student's variant of A (its finite exercises' items,
+                       its examples' seed) into the exchange's released A
+                       (after nbgrader release_assignment;
                        the course's key is created in the instructor folder if none)
     new-exercise A N   write the stubs of a new exercise N of assignment A (its cells,
                        public check, hidden checks, wrong answers) and say what to fill in

@@ -298,7 +298,8 @@ def test_the_variants_command_publishes_into_the_released_folder(tmp_path, monke
     assert "1 variants published" in said and "=bad: " in said  # a refused id gets none
     published = json.loads((released / "variants" / _variant.file_name("ada")).read_text())
     key = _variants.read_key(tmp_path / "instructor")
-    assert published == {EXERCISE: _variant_of("ada", key)}
+    assert published == {EXERCISE: _variant_of("ada", key),
+                         _variant.EXAMPLES_SEED: _variants.example_seed(key, ASSIGNMENT, "ada")}
     assert cli.main(["variants", ASSIGNMENT, "--student", "ada", "--into",
                      str(tmp_path / "not-released")]) == 2
 

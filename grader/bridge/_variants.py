@@ -23,7 +23,13 @@ group (``GROUPED``) draws the same number from each of its groups instead. Desig
   variant answers) is never penalised. A table that lacks items of yours and answers
   others' gets one feedback line: these answers are for another variant.
 
-The hidden checks stay universal: only the finite tables vary.
+* **The examples ``check()`` tries vary too**, for every exercise: the published file
+  also holds a seed (``example_seed``, 64 bits of the keyed hash; it tells nothing of
+  the key), from which ``check()`` draws a few examples of the student's own before
+  the fixed ones (``grader.checks._variant_examples``, which says which exercises).
+  Grading never reads it.
+
+The hidden checks stay universal: only the finite tables and ``check()``'s examples vary.
 """
 
 import hashlib
@@ -40,8 +46,9 @@ from grader.givens.creating_tensors import EXPRESSIONS
 from grader.givens.pitfalls import CLAIMS, GROUPS
 from grader.givens.storage_strides import OPERATIONS
 
-__all__ = ["GROUPED", "KEY_FILE", "POOLS", "SIZE", "create_key", "derive", "draw", "publish",
-           "publish_command", "read_key", "variants_of"]
+__all__ = ["GROUPED", "KEY_FILE", "POOLS", "SIZE", "create_key", "derive", "draw",
+           "example_seed", "publish", "publish_command", "published_variant", "read_key",
+           "variants_of"]
 
 KEY_FILE = "variants.key"
 # assignment -> exercise -> the pool a variant is drawn from.
@@ -115,9 +122,22 @@ def variants_of(instructor: Path, assignment: str, student: str | None) -> dict[
             for exercise in POOLS.get(assignment, {})}
 
 
+def example_seed(key: bytes, assignment: str, student: str) -> str:
+    """The seed of the examples ``check()`` tries for ``student`` (published; it tells
+    nothing of the key): 64 bits of the keyed hash, each exercise's drawn from it."""
+    return _rank(key, assignment, _variant.EXAMPLES_SEED, student, "").hex()[:16]
+
+
+def published_variant(instructor: Path, assignment: str, student: str) -> dict:
+    """What ``student`` is shown: their items of each finite exercise and their examples'
+    seed (no key)."""
+    seed = example_seed(read_key(instructor), assignment, student)
+    return {**variants_of(instructor, assignment, student), _variant.EXAMPLES_SEED: seed}
+
+
 def publish(instructor: Path, released: Path, assignment: str,
             students: list[str]) -> list[Path]:
-    """Write each student's items (no key) into ``released``, the assignment's folder
+    """Write each student's variant (no key) into ``released``, the assignment's folder
     students fetch; the key is created if the course has none yet."""
     create_key(instructor)
     folder = Path(released) / _variant.FOLDER
@@ -125,7 +145,7 @@ def publish(instructor: Path, released: Path, assignment: str,
     written = []
     for student in students:
         path = folder / _variant.file_name(student)
-        path.write_text(json.dumps(variants_of(instructor, assignment, student)) + "\n",
+        path.write_text(json.dumps(published_variant(instructor, assignment, student)) + "\n",
                         encoding="utf-8")
         path.chmod(0o644)  # every student reads the folder they fetch
         written.append(path)
@@ -142,9 +162,9 @@ def _roster(course: Course) -> list[str]:
 def publish_command(course: Course, assignment: str, students: list[str] | None,
                     into: Path | None) -> int:
     """``grader.cli variants``: publish for ``students`` (default: the gradebook's)."""
-    if assignment not in POOLS:
-        print(f"{assignment} has no finite exercise with variants; nothing to publish")
-        return 0
+    if assignment not in course.assignments():  # every assignment's examples vary
+        print(terminal_safe(f"{assignment} is not an assignment of this course"))
+        return 2
     students = students or _roster(course)
     for refused in [s for s in students if id_problem(s)]:  # never graded either
         print(terminal_safe(f"  {refused}: {id_problem(refused)}; no variant published"))

@@ -24,12 +24,18 @@ class _Entry:
     def cases(self) -> list[tuple[tuple, dict]]:
         """``(example, keyword arguments)`` as ``check`` passes them to ``compare``: for a
         stored check, its examples as stored at release, each with torch's answer
-        (``truth``); otherwise ``examples()``, with nothing more."""
+        (``truth``); otherwise ``examples()`` after some drawn for the student's published
+        variant (``_variant_examples``), with nothing more. The hidden checks read
+        ``examples()`` itself: the same for everyone."""
         if self.stored:
             from . import _public_examples  # here: not in the judge's memory
 
             return _public_examples.load(self.name)
-        return [(example, {}) for example in self.examples()]
+        from ..givens.variants import your_example_seed
+        from ._variant_examples import examples_for  # here: not in the judge's memory
+
+        examples = examples_for(self.name, self.examples(), your_example_seed())
+        return [(example, {}) for example in examples]
 
     def run(self, answer) -> int:
         """Compare ``answer`` on every example; return how many agreed."""

@@ -10,6 +10,9 @@ there is none (the plain student edition, a student enrolled after publishing):
 then the whole list is asked, which covers every variant, so grading by the id
 stays fair (answers outside your variant are ignored, never marked wrong).
 
+The same file holds the seed of the examples ``check()`` tries for this student
+(``your_example_seed``); the hidden checks never read it.
+
 Nothing here decides a grade: the grader derives the variant again from the id
 that submitted, never from this file or the notebook.
 """
@@ -21,10 +24,13 @@ import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-__all__ = ["FOLDER", "NO_VARIANT", "answers_another_variant", "file_name", "student_id",
-           "your_items"]
+__all__ = ["EXAMPLES_SEED", "FOLDER", "NO_VARIANT", "answers_another_variant", "file_name",
+           "student_id", "your_example_seed", "your_items"]
 
 FOLDER = "variants"
+# The published file's entry beside the exercises' items: the seed the examples ``check()``
+# tries are drawn from (``grader.checks._variant_examples``). No exercise has this name.
+EXAMPLES_SEED = "examples"
 # Names no one: the graded process runs this cell too, as a user of the grading machine.
 NO_VARIANT = ("No variant of {exercise} is published in this folder: the full list "
               "(answering it covers whichever variant you are graded on).")
@@ -66,6 +72,13 @@ def your_items(exercise: str, pool: Sequence[str], folder: Path | None = None,
     if not quiet:
         print(NO_VARIANT.format(exercise=exercise))
     return list(pool)
+
+
+def your_example_seed(folder: Path | None = None, student: str | None = None) -> str | None:
+    """The seed of this student's examples, as published; None where none is (then
+    ``check()`` tries the fixed examples everyone gets)."""
+    seed = _published(folder, student or student_id()).get(EXAMPLES_SEED)
+    return seed if isinstance(seed, str) and seed else None
 
 
 def answers_another_variant(answered: Iterable[str], yours: Sequence[str],

@@ -673,4 +673,20 @@ MUTANTS = [
           "            pass  # MUTANT\n"),),
         ("tests/test_run_state.py::test_nbgrader_s_steps_take_the_run_s_restored_notebooks",),
     ),
+    Mutant(
+        "check() tries the fixed examples whatever variant the student was published",
+        "grader/checks/_registry.py",
+        (("        examples = examples_for(self.name, self.examples(), your_example_seed())",
+          "        examples = examples_for(self.name, self.examples(), None)  # MUTANT"),),
+        ("tests/test_variant_examples.py::test_two_students_are_shown_different_examples",
+         "tests/test_variant_examples.py::"
+         "test_check_tries_the_students_examples_and_the_seed_is_no_key"),
+    ),
+    Mutant(
+        "every student's examples drawn alike, whatever their seed",
+        "grader/checks/_variant_examples.py",
+        (("    rng = random.Random(hashlib.sha256(f\"{seed}:{name}\".encode()).digest())",
+          "    rng = random.Random(name)  # MUTANT"),),
+        ("tests/test_variant_examples.py::test_two_students_are_shown_different_examples",),
+    ),
 ]
