@@ -27,7 +27,7 @@ HIDDEN = Path(__file__).resolve().parents[1] / "grader" / "hidden"
 def _hidden_checks(assignment: str, notebook: Path, grading) -> int:
     import pytest
 
-    args = [str(HIDDEN / f"test_{assignment}.py"), "--student-code", str(notebook),
+    args = [str(HIDDEN / assignment.split("_", 1)[1] / "test.py"), "--student-code", str(notebook),
             "--student-local", "-q", "--tb=no", "--noconftest", "-p", "no:cacheprovider",
             "-o", "addopts=", "-W", "ignore::pytest.PytestAssertRewriteWarning",
             "--rootdir", str(HIDDEN), "-c", str(HIDDEN / "pytest.ini")]

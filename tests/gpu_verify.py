@@ -53,7 +53,7 @@ import torch
 ROOT = Path(__file__).resolve().parents[1]
 LESSON = ROOT / "course" / "04_devices.ipynb"
 SOLUTION = ROOT / "solutions" / "04_devices" / "04_devices.ipynb"
-HIDDEN = ROOT / "grader" / "hidden" / "test_04_devices.py"
+HIDDEN = ROOT / "grader" / "hidden" / "devices" / "test.py"
 SANITIZE = ROOT / "course" / "nbval_sanitize.cfg"
 ASSIGNMENT = "04_devices"
 IGNORE_MARK = "NBVAL_IGNORE_OUTPUT"
@@ -204,8 +204,8 @@ def local_verdict() -> dict:
     args = [str(HIDDEN), "--student-code", str(SOLUTION),
             "--student-local", "-q", "--tb=short", "--noconftest", "-p", "no:cacheprovider",
             "-o", "addopts=", "-W", "ignore::pytest.PytestAssertRewriteWarning",
-            "--rootdir", str(HIDDEN.parent),
-            "-c", str(HIDDEN.parent / "pytest.ini")]
+            "--rootdir", str(HIDDEN.parents[1]),
+            "-c", str(HIDDEN.parents[1] / "pytest.ini")]
     os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
     with contextlib.redirect_stdout(sys.stderr):
         code = pytest.main(args, plugins=[grading, skips])

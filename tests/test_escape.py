@@ -87,7 +87,7 @@ def host(tmp_path_factory):
         "secret_sha256": hashlib.sha256(SECRET.encode()).hexdigest(),
         "tcp_port": listener.getsockname()[1], "abstract_socket": abstract_name,
         "hidden_dir": str(ROOT / "grader" / "hidden"),
-        "hidden_file": str(ROOT / "grader" / "hidden" / "test_01_storage_strides.py"),
+        "hidden_file": str(ROOT / "grader" / "hidden" / "storage_strides" / "test.py"),
         "solution": str(ROOT / "solutions" / "01_storage_strides" / "01_storage_strides.ipynb"),
         "grader_file": str(ROOT / "grader" / "_wire.py"), "venv": sys.prefix,
         "markers": [str(p / f"escaped-{os.getpid()}") for p in

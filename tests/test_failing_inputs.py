@@ -22,7 +22,8 @@ def _failed_checks(tmp_path, monkeypatch, assignment: str, check: str, answer: s
     of ``assignment`` alone."""
     name = f"checks_{tmp_path.name}"  # a module name of its own in this process
     checks, notebook = tmp_path / f"{name}.py", tmp_path / "answer.ipynb"
-    checks.write_text(f"from grader.hidden.test_{assignment} import {check}\n",
+    chapter = assignment.split("_", 1)[1]
+    checks.write_text(f"from grader.hidden.{chapter}.test import {check}\n",
                       encoding="utf-8")
     sys.modules.pop(name, None)
     notebook.write_text(json.dumps({"cells": [

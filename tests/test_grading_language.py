@@ -60,8 +60,8 @@ def test_the_grading_codes_strings_are_found_by_their_calls():
 _DESCRIPTIONS = """
 import importlib, inspect, json, pathlib, sys
 found = []
-for path in sorted(pathlib.Path(sys.argv[1], "grader", "hidden").glob("test_*.py")):
-    module = importlib.import_module(f"grader.hidden.{path.stem}")
+for path in sorted(pathlib.Path(sys.argv[1], "grader", "hidden").glob("*/test.py")):
+    module = importlib.import_module(f"grader.hidden.{path.parent.name}.test")
     for name, fn in inspect.getmembers(module, inspect.isfunction):
         if name.startswith("test") and fn.__module__ == module.__name__ and fn.__doc__:
             found.append(fn.__doc__.strip().splitlines()[0])

@@ -329,7 +329,7 @@ def test_a_students_kernel_reads_the_lessons_and_nothing_of_the_instructor_or_a_
     mine = COURSE.release_notebook(ASSIGNMENT).name
     secret = {
         "solutions": ROOT / "solutions" / ASSIGNMENT / mine,
-        "hidden checks": ROOT / "grader" / "hidden" / f"test_{ASSIGNMENT}.py",
+        "hidden checks": ROOT / "grader" / "hidden" / ASSIGNMENT.split("_", 1)[1] / "test.py",
         "answer digests": ROOT / "grader" / "checks" / "answer_digests.json",
         "the checkout's history": ROOT / ".git",
         "gradebook": room.instructor / "gradebook.db",

@@ -26,7 +26,7 @@ ASSIGNMENT, NAME, POINTS = "01_storage_strides", "scaffold_probe", 3
 FOUR = {
     "solutions/01_storage_strides/01_storage_strides.ipynb",
     "grader/checks/storage_strides/__init__.py",
-    "grader/hidden/test_01_storage_strides.py",
+    "grader/hidden/storage_strides/test.py",
     "grader/hidden/wrong_answers/storage_strides.py",
 }
 _SCRATCH = {"__pycache__", ".pytest_cache", ".hypothesis", ".ruff_cache"}
@@ -176,7 +176,7 @@ def module(path):
 
 chapter = exercise_names()["{NAME}"]  # loads every chapter's public checks
 entry = registered()["{NAME}"]
-hidden = module("grader/hidden/test_{ASSIGNMENT}.py")
+hidden = module("grader/hidden/storage_strides/test.py")
 checks = [f for f in vars(hidden).values() if any(
     m.name == "exercise" and m.args == ("{NAME}",) for m in getattr(f, "pytestmark", []))]
 sys.path.insert(0, "tests")

@@ -151,7 +151,7 @@ def _grade(course: Path, instructor: Path) -> subprocess.CompletedProcess:
 
 def _loosen_a_check(course: Path) -> None:
     """The broadcast check no longer rejects anything: it returns before it compares."""
-    path = course / "grader" / "hidden" / f"test_{ASSIGNMENT}.py"
+    path = course / "grader" / "hidden" / ASSIGNMENT.split("_", 1)[1] / "test.py"
     lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
     at = next(i for i, line in enumerate(lines) if line.startswith(f"def {LOOSENED}("))
     lines.insert(at + 2, "    return\n")  # after the docstring: the description stays

@@ -126,7 +126,7 @@ def _graded(tmp_path: Path, table: dict, variants: dict | None,
                     f"def {exercise}():\n    return {table!r}\n", encoding="utf-8")
     grading = Grading()
     grading.begin(None, variants)
-    args = [str(HIDDEN / f"test_{assignment}.py"), "--student-code", str(code),
+    args = [str(HIDDEN / assignment.split("_", 1)[1] / "test.py"), "--student-code", str(code),
             "--student-local", "-q", "-k", f"test_{exercise}", "--noconftest",
             "-p", "no:cacheprovider", "-o", "addopts=", "--rootdir", str(HIDDEN),
             "-c", str(HIDDEN / "pytest.ini"), "-W", "ignore::pytest.PytestAssertRewriteWarning"]

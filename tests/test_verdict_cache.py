@@ -19,7 +19,7 @@ from grader.store import _verdicts
     ("version", "hypothesis", "9.0.0"),
     ("version", "python", "3.99.0"),
     ("grader", "student/_sandbox.py", "# another grader"),
-    ("grader", "hidden/test_01_storage_strides.py", "# other checks"),
+    ("grader", "hidden/storage_strides/test.py", "# other checks"),
     ("grader", "givens/storage_strides.py", "# other givens"),
     ("grader", "checks/_finite_answers.py", "# other finite answers"),
     ("grader", "checks/answer_digests.json", "{}"),

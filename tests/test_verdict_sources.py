@@ -29,7 +29,7 @@ def _keys(batch: list[tuple[dict, str]]) -> list[str]:
     return [_verdicts.verdict_key(nb, assignment) for nb, assignment in batch]
 
 
-@pytest.mark.parametrize("edited", ["hidden/test_01_storage_strides.py",
+@pytest.mark.parametrize("edited", ["hidden/storage_strides/test.py",
                                     "hidden/strategies/storage_strides.py",
                                     "hidden/wrong_answers/storage_strides.py"])
 def test_an_edit_of_chapter_1s_own_files_judges_chapter_1_again_and_keeps_chapter_2(
@@ -60,8 +60,8 @@ def _write(root: Path, files: dict[str, str]) -> None:
 def test_another_chapters_file_counts_where_a_counted_file_imports_it(tmp_path):
     grader = tmp_path / "grader"
     _write(grader, {
-        "hidden/test_01_a.py": "from grader.hidden.strategies import a\n",
-        "hidden/test_02_b.py": "from grader.hidden.strategies import b\n",
+        "hidden/a/test.py": "from grader.hidden.strategies import a\n",
+        "hidden/b/test.py": "from grader.hidden.strategies import b\n",
         # a's strategies import one of b's, inside a function
         "hidden/strategies/a.py": "def draw():\n    from grader.hidden.strategies import b\n",
         "hidden/strategies/b.py": "",
@@ -71,7 +71,7 @@ def test_another_chapters_file_counts_where_a_counted_file_imports_it(tmp_path):
         "checks/answers.json": json.dumps({}),
     })
     counted = {str(p.relative_to(grader)) for p in verdict_sources(grader, "01_a")}
-    assert counted == {"hidden/test_01_a.py", "hidden/strategies/a.py", "hidden/strategies/b.py",
+    assert counted == {"hidden/a/test.py", "hidden/strategies/a.py", "hidden/strategies/b.py",
                        "checks/b/__init__.py", "givens/b.py", "checks/answers.json"}
-    assert "hidden/test_02_b.py" in {str(p.relative_to(grader))
+    assert "hidden/b/test.py" in {str(p.relative_to(grader))
                                      for p in verdict_sources(grader, "02_b")}

@@ -20,11 +20,11 @@ def exercises_checked_by_examples(hidden_file: str) -> list:
     with a finite answer (judged item by item, against torch's own answers).
 
     Derived from the check registry, so a new exercise's examples count without a list
-    to keep: ``test_<nn>_<chapter>.py`` names the chapter whose checks it imported.
+    to keep: ``<chapter>/test.py``'s folder names the chapter whose checks it imported.
     """
     from grader.checks._digests import finite_exercises  # not in the zygote's memory
 
-    chapter = Path(hidden_file).stem.split("_", 2)[2]
+    chapter = Path(hidden_file).parent.name
     names = [name for name, entry in registered().items()
              if entry.chapter == chapter and name not in finite_exercises()]
     return [pytest.param(name, id=name, marks=pytest.mark.exercise(name)) for name in names]

@@ -1,10 +1,10 @@
 """The judge: run one assignment's hidden checks against one notebook.
 
 ``python -m grader.judge._judge NOTEBOOK --assignment A --out verdict.json`` runs
-``grader/hidden/test_A.py`` under pytest with the ``student`` fixture pointing
-at a separate worker process, and writes a JSON verdict per exercise:
-how many of its checks passed, and for each failure a description and the
-smallest failing input. No hidden-check source or traceback is ever included.
+``grader/hidden/<chapter>/test.py`` (A is ``<nn>_<chapter>``) under pytest with the
+``student`` fixture pointing at a separate worker process, and writes a JSON verdict
+per exercise: how many of its checks passed, and for each failure a description
+and the smallest failing input. No hidden-check source or traceback is ever included.
 With ``--serve`` it judges notebook after notebook, warm (``_judge_server``).
 """
 
@@ -35,7 +35,8 @@ _GRADING = Grading(None if "replay" in speed_pieces_off() else ExampleReplay())
 
 
 def hidden_checks_path(assignment: str) -> Path:
-    return HIDDEN / f"test_{assignment}.py"
+    """``assignment``'s hidden checks: ``01_storage_strides`` → ``storage_strides/test.py``."""
+    return HIDDEN / assignment.split("_", 1)[-1] / "test.py"
 
 
 def run_judge(notebook: Path, assignment: str, checks: Path | None = None,

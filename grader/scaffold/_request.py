@@ -44,7 +44,7 @@ def _places(course: Course, assignment: str) -> dict[str, Path]:
     return {
         "notebook": course.source_notebook(assignment),
         "checks": course.root / "grader" / "checks" / chapter / "__init__.py",
-        "hidden": course.root / "grader" / "hidden" / f"test_{assignment}.py",
+        "hidden": course.root / "grader" / "hidden" / chapter / "test.py",
         "wrong": course.root / "grader" / "hidden" / "wrong_answers" / f"{chapter}.py",
     }
 

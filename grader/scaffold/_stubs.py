@@ -130,7 +130,7 @@ def _new_cells(nb: dict, assignment: str, name: str, points: int) -> list[dict]:
             f"    # assert {name}(...) == ...\n"
             f"    check({name})\n\n"
             "### BEGIN HIDDEN TESTS\n"
-            f"# Graded outside this notebook by grader/hidden/test_{assignment}.py\n"
+            f"# Graded outside this notebook by grader/hidden/{_chapter(assignment)}/test.py\n"
             "### END HIDDEN TESTS")
     return [
         _cell("markdown", ids.get("task"), {**_nbgrader(f"{name}_task"),  # the lesson's core:

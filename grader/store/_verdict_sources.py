@@ -3,7 +3,7 @@ change judges again only the assignments the change can touch.
 
 Every file of the grader counts (the judge, the sandbox, the public checks of every
 chapter, which ``grader.checks`` loads all at once, the shared oracles and strategies),
-except another chapter's own: its hidden checks (``hidden/test_<assignment>.py``), its
+except another chapter's own: its hidden checks (``hidden/<chapter>/test.py``), its
 strategies, oracles and named wrong answers (``hidden/<folder>/<chapter>.py``) and its
 givens (``givens/<chapter>.py``). Those count too where a file that counts imports them,
 read with ``ast`` (imports inside functions as well) until nothing new is imported: a
@@ -21,14 +21,13 @@ _SUFFIXES = (".py", ".json", ".ini")
 _CHAPTER_FOLDERS = ("hidden/strategies", "hidden/oracles", "hidden/wrong_answers", "givens")
 
 
-def _chapters(grader: Path) -> dict[str, str]:
-    """assignment → its chapter, from the hidden checks' file names."""
-    return {path.stem.removeprefix("test_"): path.stem.removeprefix("test_").split("_", 1)[-1]
-            for path in (grader / "hidden").glob("test_*.py")}
+def _chapters(grader: Path) -> list[str]:
+    """Every chapter with hidden checks, from their folders (``hidden/<chapter>/test.py``)."""
+    return sorted(path.parent.name for path in (grader / "hidden").glob("*/test.py"))
 
 
-def _own_files(grader: Path, assignment: str, chapter: str) -> set[Path]:
-    return {grader / "hidden" / f"test_{assignment}.py",
+def _own_files(grader: Path, chapter: str) -> set[Path]:
+    return {grader / "hidden" / chapter / "test.py",
             *(grader / folder / f"{chapter}.py" for folder in _CHAPTER_FOLDERS)}
 
 
@@ -67,8 +66,9 @@ def verdict_sources(grader: Path, assignment: str) -> list[Path]:
     """The files of ``grader`` (the package's folder) a verdict of ``assignment`` depends on."""
     every = {path for path in grader.rglob("*")
              if path.suffix in _SUFFIXES and "__pycache__" not in path.parts}
-    others = set().union(*(_own_files(grader, a, c) for a, c in _chapters(grader).items()
-                           if a != assignment)) & every
+    own = assignment.split("_", 1)[-1]  # 01_storage_strides: storage_strides
+    others = set().union(*(_own_files(grader, chapter) for chapter in _chapters(grader)
+                           if chapter != own)) & every
     counted, unread = every - others, sorted(p for p in every - others if p.suffix == ".py")
     while unread:
         for module in _imported(grader, unread.pop()):

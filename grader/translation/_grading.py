@@ -86,7 +86,8 @@ def lines(root: Path) -> list[tuple[str, str]]:
     found = []
     for path in sorted((root / "grader").rglob("*.py")):
         found += found_in(path.read_text(encoding="utf-8"))
-    for path in sorted((root / "grader" / "hidden").glob("test_*.py")):
+    for assignment in Course(root).assignments():  # in the course's order, as before
+        path = root / "grader" / "hidden" / assignment.split("_", 1)[-1] / "test.py"
         found += [(HIDDEN_CHECK, text)
                   for text in check_descriptions(path.read_text(encoding="utf-8"))]
     found += [(MISCONCEPTION, name) for name in misconceptions(root)]

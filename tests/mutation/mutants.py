@@ -428,7 +428,7 @@ MUTANTS = [
     ),
     Mutant(
         "predict_verdicts' group checks grade every claim of the group, not the variant's",
-        "grader/hidden/test_06_pitfalls.py",
+        "grader/hidden/pitfalls/test.py",
         (('    claims = yours_among(variant, "predict_verdicts", GROUPS[group], CLAIMS,\n',
           '    claims = GROUPS[group] or yours_among(variant, "predict_verdicts", GROUPS[group], '
           'CLAIMS,  # MUTANT\n'),),
@@ -490,15 +490,15 @@ MUTANTS = [
     Mutant(
         "any edit of the grader judges every assignment again",
         "grader/store/_verdict_sources.py",
-        (("                           if a != assignment)) & every",
-          "                           if a != assignment)) & set()  # MUTANT"),),
+        (("                           if chapter != own)) & every",
+          "                           if chapter != own)) & set()  # MUTANT"),),
         ("tests/test_verdict_sources.py::"
          "test_an_edit_of_chapter_1s_own_files_judges_chapter_1_again_and_keeps_chapter_2",),
     ),
     Mutant(
         "an assignment's own hidden checks left out of its verdict key",
         "grader/store/_verdict_sources.py",
-        (("                           if a != assignment)) & every",
+        (("                           if chapter != own)) & every",
           "                           )) & every  # MUTANT"),),
         ("tests/test_verdict_sources.py::"
          "test_an_edit_of_chapter_1s_own_files_judges_chapter_1_again_and_keeps_chapter_2",),
