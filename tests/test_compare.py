@@ -44,12 +44,12 @@ from grader.checks.devices._oracle import torch_causal_mask
 from grader.checks.pitfalls import _examples as pitfalls_examples
 from grader.checks.pitfalls import _oracle as pitfalls_oracle
 from grader.checks.shape_ops_broadcasting import _oracle as shapes_oracle
+from grader.hidden import strategies as gs
 from grader.hidden.oracles import autograd as autograd_oracle
 from grader.hidden.oracles import creating_tensors as seeded_oracle
 from grader.hidden.oracles import pitfalls as repaired_oracle
 from grader.hidden.oracles import shape_ops_broadcasting as puzzles_oracle
 from grader.hidden.oracles.devices import torch_pack
-from grader.hidden.strategies import shared as gs
 
 NUMBERS = st.floats(allow_nan=True, allow_infinity=True)
 NAN, INF = math.nan, math.inf

@@ -19,7 +19,7 @@ from grader.judge._replay import ExampleReplay
 CHECKS = '''
 import pytest, torch
 from hypothesis import given, settings, strategies as st
-from grader.hidden.strategies.shared import layouts
+from grader.hidden.strategies import layouts
 
 CALLS = []
 

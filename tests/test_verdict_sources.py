@@ -30,7 +30,7 @@ def _keys(batch: list[tuple[dict, str]]) -> list[str]:
 
 
 @pytest.mark.parametrize("edited", ["hidden/storage_strides/test.py",
-                                    "hidden/strategies/storage_strides.py",
+                                    "hidden/storage_strides/strategies.py",
                                     "hidden/wrong_answers/storage_strides.py"])
 def test_an_edit_of_chapter_1s_own_files_judges_chapter_1_again_and_keeps_chapter_2(
         edited, monkeypatch):
@@ -60,18 +60,18 @@ def _write(root: Path, files: dict[str, str]) -> None:
 def test_another_chapters_file_counts_where_a_counted_file_imports_it(tmp_path):
     grader = tmp_path / "grader"
     _write(grader, {
-        "hidden/a/test.py": "from grader.hidden.strategies import a\n",
-        "hidden/b/test.py": "from grader.hidden.strategies import b\n",
-        # a's strategies import one of b's, inside a function
-        "hidden/strategies/a.py": "def draw():\n    from grader.hidden.strategies import b\n",
-        "hidden/strategies/b.py": "",
+        "hidden/a/test.py": "from grader.hidden.a import strategies\n",
+        "hidden/b/test.py": "from grader.hidden.b import strategies\n",
+        # a's strategies import b's, inside a function
+        "hidden/a/strategies.py": "def draw():\n    from grader.hidden.b import strategies\n",
+        "hidden/b/strategies.py": "",
         "hidden/wrong_answers/b.py": "",
         "checks/b/__init__.py": "from ...givens.b import RULES\n",  # every chapter's checks
         "givens/b.py": "RULES = 1\n",
         "checks/answers.json": json.dumps({}),
     })
     counted = {str(p.relative_to(grader)) for p in verdict_sources(grader, "01_a")}
-    assert counted == {"hidden/a/test.py", "hidden/strategies/a.py", "hidden/strategies/b.py",
+    assert counted == {"hidden/a/test.py", "hidden/a/strategies.py", "hidden/b/strategies.py",
                        "checks/b/__init__.py", "givens/b.py", "checks/answers.json"}
     assert "hidden/b/test.py" in {str(p.relative_to(grader))
                                      for p in verdict_sources(grader, "02_b")}

@@ -26,7 +26,7 @@ from anatomy_widgets._broadcast_svg import ROLE_WORDS
 from anatomy_widgets._broadcast_widget import example_lines
 from anatomy_widgets._contrast import AA, contrast_ratio
 from anatomy_widgets._labels import MIN_FONT, PAD, text_width
-from grader.hidden.strategies.shared import layouts, shapes
+from grader.hidden.strategies import layouts, shapes
 
 SVG = "{http://www.w3.org/2000/svg}"
 

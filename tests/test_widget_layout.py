@@ -1,6 +1,6 @@
 """The memory layout widget: its pure logic against torch, and its state without a browser.
 
-torch is the oracle. Layouts come from ``grader.hidden.strategies.shared``: real torch views
+torch is the oracle. Layouts come from ``grader.hidden.strategies``: real torch views
 (permuted, sliced with steps, narrowed, expanded, zero-size dims) over an
 ``arange`` storage, where every value *is* its storage position, and raw
 ``(shape, stride, offset)`` triples with arbitrary (also overlapping) strides.
@@ -42,7 +42,7 @@ from anatomy_widgets._layout import (
 from anatomy_widgets._memory_text import PRESETS
 from anatomy_widgets._memory_widget import shares_storage
 from grader.checks.storage_strides._oracle import storage_extent
-from grader.hidden.strategies.shared import indices, layouts, shapes, strided_specs
+from grader.hidden.strategies import indices, layouts, shapes, strided_specs
 
 ROOT = Path(__file__).resolve().parents[1]
 ANY_LAYOUT = layouts(permute=True, step=True, offset=True, expand=True)

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grader._wire import WireError, decode, encode
-from grader.hidden.strategies.shared import layouts
+from grader.hidden.strategies import layouts
 
 ANY_LAYOUT = layouts(permute=True, step=True, offset=True, expand=True)
 DTYPES = st.sampled_from([torch.int64, torch.float32, torch.bool, torch.bfloat16, torch.uint8])

@@ -4,7 +4,7 @@ import pytest
 import torch
 from hypothesis import given, settings
 
-from grader.hidden.strategies.shared import layouts
+from grader.hidden.strategies import layouts
 
 
 def _expect_double(student, x):

@@ -25,9 +25,9 @@ from hypothesis import given, settings
 from grader.checks import autograd as ch
 from grader.checks._registry import registered
 from grader.hidden._examples import exercises_checked_by_examples
+from grader.hidden.autograd import strategies as cs
 from grader.hidden.oracles import autograd as oracle
 from grader.hidden.oracles import truth_for
-from grader.hidden.strategies import autograd as cs
 
 # Each call of a student's function is a round trip to another process:
 # examples per test keep the whole file near 800 calls for a right answer.

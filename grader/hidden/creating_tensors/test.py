@@ -23,12 +23,12 @@ from grader.checks import creating_tensors as ch
 from grader.checks._finite_answers import torch_factory_result
 from grader.checks._registry import registered
 from grader.givens.creating_tensors import EXPRESSIONS
+from grader.hidden import strategies as gs
 from grader.hidden._examples import exercises_checked_by_examples
 from grader.hidden._variant_items import only_yours
+from grader.hidden.creating_tensors import strategies as cs
 from grader.hidden.oracles import creating_tensors as oracle
 from grader.hidden.oracles import truth_for
-from grader.hidden.strategies import creating_tensors as cs
-from grader.hidden.strategies import shared as gs
 
 # Each call of a student's function may be a round trip to another process:
 # examples per test keep the whole file near 800 calls for a right answer.

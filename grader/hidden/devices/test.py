@@ -35,9 +35,9 @@ from grader.checks.devices._examples import (
     unpack_examples,
 )
 from grader.hidden._examples import exercises_checked_by_examples
+from grader.hidden.devices import strategies as ds
 from grader.hidden.oracles import devices as oracle
 from grader.hidden.oracles import truth_for
-from grader.hidden.strategies import devices as ds
 
 # Each call of a student's function may be a round trip to another process:
 # examples per test keep the whole file near 800 calls for a right answer.

@@ -28,7 +28,7 @@ from grader.hidden._examples import exercises_checked_by_examples
 from grader.hidden._variant_items import yours_among
 from grader.hidden.oracles import pitfalls as oracle
 from grader.hidden.oracles import truth_for
-from grader.hidden.strategies import pitfalls as ps
+from grader.hidden.pitfalls import strategies as ps
 
 # Each call of a student's function may be a round trip to another process:
 # examples per test keep the whole file near 550 calls for a right answer.

@@ -18,11 +18,11 @@ from grader.checks import storage_strides as ch
 from grader.checks._finite_answers import torch_view_or_copy
 from grader.checks._registry import registered
 from grader.givens.storage_strides import OPERATIONS
+from grader.hidden import strategies as gs
 from grader.hidden._examples import exercises_checked_by_examples
 from grader.hidden._variant_items import only_yours
 from grader.hidden.oracles import truth_for
-from grader.hidden.strategies import shared as gs
-from grader.hidden.strategies import storage_strides as ss
+from grader.hidden.storage_strides import strategies as ss
 
 # Each call of a student's function may be a round trip to another process:
 # examples per test keep the whole file near 1,200 calls for a right answer.

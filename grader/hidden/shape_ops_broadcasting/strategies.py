@@ -13,7 +13,7 @@
 import torch
 from hypothesis import strategies as st
 
-from . import shared as gs
+from .. import strategies as gs  # what every chapter draws
 
 __all__ = [
     "broadcastable_to",

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from grader.checks.autograd._examples import BINARY, CUTTING, UNARY
 from grader.givens.autograd import build_model
 
-from . import shared as gs
+from .. import strategies as gs  # what every chapter draws
 
 __all__ = [
     "graph_recipes",

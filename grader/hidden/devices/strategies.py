@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from grader.checks.devices._examples import NAMEDTUPLES
 
-from . import shared as gs
+from .. import strategies as gs  # what every chapter draws
 
 __all__ = [
     "ALL_DTYPES",

@@ -14,7 +14,7 @@ import math
 import torch
 from hypothesis import strategies as st
 
-from . import shared as gs
+from .. import strategies as gs  # what every chapter draws
 
 __all__ = [
     "LEAVES",

@@ -13,6 +13,15 @@ Four families, from plain data to real tensors:
 
 Everything is small (at most ``MAX_NUMEL`` elements, storages of at most
 ``MAX_STORAGE``), because each example may cross to the student's process.
+
+A chapter's own strategies are ``grader/hidden/<chapter>/strategies.py``, beside its
+hidden checks. All of them live under ``grader/hidden`` and not in ``grader.checks``,
+because ``grader.checks`` is what ``check(fn)`` imports in the student's own kernel:
+nothing there imports hypothesis or anything under ``grader/hidden``. Only a judge
+process runs these (and the grader's own tests); a student's graded process cannot
+read ``grader/hidden``, and the student edition leaves the folder out. A helper the
+public checks need too lives on the public side and is imported from there, never
+the other way round (``storage_extent``: ``grader.checks.storage_strides._oracle``).
 """
 
 import math

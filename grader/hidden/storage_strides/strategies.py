@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from grader.checks.storage_strides._oracle import storage_extent
 
-from . import shared as gs
+from .. import strategies as gs  # what every chapter draws
 
 __all__ = ["SMALL_SHAPES", "strided_sums"]
 
