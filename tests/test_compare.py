@@ -45,11 +45,11 @@ from grader.checks.pitfalls import _examples as pitfalls_examples
 from grader.checks.pitfalls import _oracle as pitfalls_oracle
 from grader.checks.shape_ops_broadcasting import _oracle as shapes_oracle
 from grader.hidden import strategies as gs
-from grader.hidden.oracles import autograd as autograd_oracle
-from grader.hidden.oracles import creating_tensors as seeded_oracle
-from grader.hidden.oracles import pitfalls as repaired_oracle
-from grader.hidden.oracles import shape_ops_broadcasting as puzzles_oracle
-from grader.hidden.oracles.devices import torch_pack
+from grader.hidden.autograd import oracles as autograd_oracle
+from grader.hidden.creating_tensors import oracles as seeded_oracle
+from grader.hidden.devices.oracles import torch_pack
+from grader.hidden.pitfalls import oracles as repaired_oracle
+from grader.hidden.shape_ops_broadcasting import oracles as puzzles_oracle
 
 NUMBERS = st.floats(allow_nan=True, allow_infinity=True)
 NAN, INF = math.nan, math.inf

@@ -18,7 +18,7 @@ def _covers(closed: list[Path], path: Path) -> bool:
 def test_every_path_holding_an_answer_is_closed_and_what_students_run_is_not():
     closed = hub_modes.private_paths(ROOT)
     answers = ["solutions/01_storage_strides/01_storage_strides.ipynb",
-               "grader/hidden/storage_strides/test.py", "grader/hidden/oracles/autograd.py",
+               "grader/hidden/storage_strides/test.py", "grader/hidden/autograd/oracles.py",
                "grader/checks/answer_digests.json", "grader/judge", "tests/conftest.py", ".git",
                "grader/cli.py"]
     assert [p for p in answers if not _covers(closed, Path(p))] == []

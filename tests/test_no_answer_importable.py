@@ -234,9 +234,13 @@ def test_an_oracle_back_in_the_edition_is_found_by_its_stored_check(tmp_path_fac
     public check compares with stored answers. So those checks judge answers in the
     edition, and an oracle that joins the edition again fails the test above."""
     out = _edition(tmp_path_factory)
-    leaked = out / "grader" / "leaked"
-    shutil.copytree(ROOT / "grader" / "hidden" / "oracles", leaked,
-                    ignore=shutil.ignore_patterns("__init__.py", "__pycache__"))
+    hidden, leaked = ROOT / "grader" / "hidden", out / "grader" / "leaked"
+    leaked.mkdir()
+    shutil.copy(hidden / "_oracle_registry.py", leaked)  # each chapter's imports it as ..
+    for oracles in hidden.glob("*/oracles.py"):
+        (leaked / oracles.parent.name).mkdir()
+        shutil.copy(oracles, leaked / oracles.parent.name)
+        (leaked / oracles.parent.name / "__init__.py").write_text("", encoding="utf-8")
     (leaked / "__init__.py").write_text("", encoding="utf-8")
     (leaked / "unpack.py").write_text("import torch\n" + _UNPACK, encoding="utf-8")
     found = {exercise for exercise, label in _probe(out, tmp_path_factory)["answers"]

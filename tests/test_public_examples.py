@@ -57,7 +57,7 @@ def test_the_stored_checks_are_the_twelve_with_an_oracle_each():
 
 
 def test_an_exercise_cannot_get_a_second_oracle():
-    from grader.hidden.oracles._registry import oracle
+    from grader.hidden._oracle_registry import oracle
 
     with pytest.raises(ValueError, match="pack has two oracles"):
         oracle("pack")(lambda tensors: None)

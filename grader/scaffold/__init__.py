@@ -69,7 +69,7 @@ def new_exercise(course: Course, assignment: str, name: str,
                  f"compare_{name}(fn, ...): call fn, ask torch (a wrapped torch call in "
                  f"grader/checks/{chapter}/_oracle.py), raise Mismatch with the input on a "
                  "difference; a truth that takes more than a torch call is the answer: "
-                 f"its oracle goes in grader/hidden/oracles/{chapter}.py (@oracle(name)), the "
+                 f"its oracle goes in grader/hidden/{chapter}/oracles.py (@oracle(name)), the "
                  "check is registered with stored=True and takes truth=, and `make "
                  "release` stores its examples' answers",
                  "a fact that cannot cross the wire (a graph, a .grad, a callable) needs a "

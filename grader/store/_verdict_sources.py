@@ -18,7 +18,7 @@ from pathlib import Path
 __all__ = ["verdict_sources"]
 
 _SUFFIXES = (".py", ".json", ".ini")
-_CHAPTER_FOLDERS = ("hidden/oracles", "hidden/wrong_answers", "givens")
+_CHAPTER_FOLDERS = ("hidden/wrong_answers", "givens")
 
 
 def _chapters(grader: Path) -> list[str]:
@@ -27,7 +27,8 @@ def _chapters(grader: Path) -> list[str]:
 
 
 def _own_files(grader: Path, chapter: str) -> set[Path]:
-    return {grader / "hidden" / chapter / "test.py", grader / "hidden" / chapter / "strategies.py",
+    return {*(grader / "hidden" / chapter / f"{piece}.py"
+              for piece in ("test", "strategies", "oracles")),
             *(grader / folder / f"{chapter}.py" for folder in _CHAPTER_FOLDERS)}
 
 

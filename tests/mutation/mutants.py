@@ -600,7 +600,7 @@ MUTANTS = [
     ),
     Mutant(
         "an exercise's oracle lost its decorator (ORACLES is derived from them)",
-        "grader/hidden/oracles/devices.py",
+        "grader/hidden/devices/oracles.py",
         (('@oracle("unpack")\n', ""),),
         ("tests/test_public_examples.py::"
          "test_the_stored_checks_are_the_twelve_with_an_oracle_each",),

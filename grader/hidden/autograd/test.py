@@ -25,8 +25,8 @@ from hypothesis import given, settings
 from grader.checks import autograd as ch
 from grader.checks._registry import registered
 from grader.hidden._examples import exercises_checked_by_examples
+from grader.hidden.autograd import oracles as oracle
 from grader.hidden.autograd import strategies as cs
-from grader.hidden.oracles import autograd as oracle
 from grader.hidden.oracles import truth_for
 
 # Each call of a student's function is a round trip to another process:

@@ -26,8 +26,8 @@ from grader.givens.creating_tensors import EXPRESSIONS
 from grader.hidden import strategies as gs
 from grader.hidden._examples import exercises_checked_by_examples
 from grader.hidden._variant_items import only_yours
+from grader.hidden.creating_tensors import oracles as oracle
 from grader.hidden.creating_tensors import strategies as cs
-from grader.hidden.oracles import creating_tensors as oracle
 from grader.hidden.oracles import truth_for
 
 # Each call of a student's function may be a round trip to another process:

@@ -35,8 +35,8 @@ from grader.checks.devices._examples import (
     unpack_examples,
 )
 from grader.hidden._examples import exercises_checked_by_examples
+from grader.hidden.devices import oracles as oracle
 from grader.hidden.devices import strategies as ds
-from grader.hidden.oracles import devices as oracle
 from grader.hidden.oracles import truth_for
 
 # Each call of a student's function may be a round trip to another process:

@@ -26,8 +26,8 @@ from grader.checks._registry import registered
 from grader.givens.pitfalls import CLAIMS, GROUPS
 from grader.hidden._examples import exercises_checked_by_examples
 from grader.hidden._variant_items import yours_among
-from grader.hidden.oracles import pitfalls as oracle
 from grader.hidden.oracles import truth_for
+from grader.hidden.pitfalls import oracles as oracle
 from grader.hidden.pitfalls import strategies as ps
 
 # Each call of a student's function may be a round trip to another process:

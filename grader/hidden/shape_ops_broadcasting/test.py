@@ -36,8 +36,8 @@ from grader.givens._puzzle_rules import (
 from grader.givens.shape_ops_broadcasting import RULES
 from grader.hidden import strategies as gs
 from grader.hidden._examples import exercises_checked_by_examples
-from grader.hidden.oracles import shape_ops_broadcasting as oracle
 from grader.hidden.oracles import truth_for
+from grader.hidden.shape_ops_broadcasting import oracles as oracle
 from grader.hidden.shape_ops_broadcasting import strategies as cs
 
 # Each call of a student's function is a round trip to another process:

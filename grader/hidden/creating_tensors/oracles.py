@@ -6,7 +6,7 @@ generator and one ``randn`` per shape is the exercise itself.
 
 import torch
 
-from ._registry import oracle
+from .._oracle_registry import oracle
 
 __all__ = ["torch_seeded_init"]
 

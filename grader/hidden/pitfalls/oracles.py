@@ -9,7 +9,7 @@ Moved here from ``grader/checks/pitfalls/_oracle.py``.
 import torch
 import torch.nn.functional as F
 
-from ._registry import oracle
+from .._oracle_registry import oracle
 
 __all__ = [
     "torch_flatten_scores",

@@ -9,7 +9,7 @@ import math
 
 import torch
 
-from ._registry import oracle
+from .._oracle_registry import oracle
 
 __all__ = ["torch_source_index", "torch_last_tokens"]
 

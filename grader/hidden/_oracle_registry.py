@@ -1,5 +1,7 @@
 """Which oracle answers which exercise: filled by the ``@oracle`` decorator, so that the
-table is derived from the functions themselves and never typed twice."""
+table is derived from the functions themselves and never typed twice. Apart from
+``oracles.py``, which imports every chapter's: a chapter's ``oracles.py`` imports this
+(relatively, so that a copy of them still registers: test_no_answer_importable), not that."""
 
 from collections.abc import Callable
 

@@ -10,7 +10,7 @@ import torch
 
 from grader.givens.devices import ALIGN
 
-from ._registry import oracle
+from .._oracle_registry import oracle
 
 __all__ = ["slot_bytes", "torch_pack_meta", "torch_pack", "torch_unpack_truth"]
 

@@ -1,6 +1,8 @@
 """Torch's answers that take more than a torch call: the judge's side only.
 
-One module per chapter. Each function here computes an exercise's answer with
+One module per chapter with such an exercise, ``grader/hidden/<chapter>/oracles.py``,
+each function marked ``@oracle(exercise)`` (``_oracle_registry``); this module gathers
+them (``ORACLES``) and answers for them. Each oracle computes an exercise's answer with
 the very idiom or algorithm the exercise asks for (a graph walk, a training
 loop, the packing of a buffer), so it must never be in what a student can
 import: ``grader/hidden`` is left out of the student edition, and the
@@ -13,7 +15,7 @@ registered with ``stored=True`` and take the truth as ``truth=``:
   release, each with the answer these oracles gave for it
   (``write_public_examples``; ``grader/checks/_public_examples.py``).
 
-The arrow points one way: this package imports the public checks, never the
+The arrow points one way: these modules import the public checks, never the
 reverse.
 """
 
@@ -23,9 +25,16 @@ from grader.checks import _public_examples, exercise_names
 from grader.checks._compare import tolerance
 from grader.checks._registry import registered
 
-# Each chapter's module registers its oracles as it is imported (``@oracle``).
-from . import autograd, creating_tensors, devices, pitfalls, shape_ops_broadcasting  # noqa: F401
-from ._registry import ORACLES
+from ._oracle_registry import ORACLES
+
+# Each chapter's oracles.py registers its oracles as it is imported (``@oracle``); imported
+# by name, so that the verdict key (grader/store/_verdict_sources.py, which reads imports)
+# sees every chapter's oracles as this module's.
+from .autograd import oracles as autograd  # noqa: F401
+from .creating_tensors import oracles as creating_tensors  # noqa: F401
+from .devices import oracles as devices  # noqa: F401
+from .pitfalls import oracles as pitfalls  # noqa: F401
+from .shape_ops_broadcasting import oracles as shape_ops_broadcasting  # noqa: F401
 
 __all__ = ["ORACLES", "STORED_ALLOWANCES", "public_examples", "truth_for",
            "write_public_examples"]

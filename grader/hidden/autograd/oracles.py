@@ -11,7 +11,7 @@ from torch import nn
 from grader.checks.autograd._harnesses import graph_harness, running_mean_harness
 from grader.givens.autograd import LR, MOMENTUM, WEIGHT_DECAY, build_model
 
-from ._registry import oracle
+from .._oracle_registry import oracle
 
 __all__ = [
     "reference_graph_summary",
