@@ -14,7 +14,7 @@ import torch
 from conftest import ASSIGNMENTS, solution_namespace
 
 from grader.bridge import _variants
-from grader.checks import check, exercise_names
+from grader.checks import _public_examples, check, exercise_names
 from grader.checks._digests import finite_exercises
 from grader.checks._local import LocalFunction
 from grader.checks._registry import registered
@@ -23,11 +23,14 @@ from grader.givens import variants as _variant
 
 KEY = bytes(range(32))
 IDS = [f"student{number:03d}" for number in range(30)]
-# Measured: 13 exercises hold a float CPU tensor to draw again; the rest (shapes, Python
-# data, indices) and the 12 stored ones keep their fixed examples.
+# Measured: 13 of the 23 exercises whose truth is torch's hold a float CPU tensor to draw
+# again, and 6 of the 12 whose truth is stored; the rest (shapes, Python data, indices)
+# keep their fixed examples.
 VARYING = {"accumulated_grad", "add_at_", "batched_matmul", "bce_loss", "causal_mask",
            "diagonal_view", "logsumexp", "share_or_copy", "sliding_windows", "stable_softmax",
            "to_device", "train_epoch", "unbroadcast"}
+STORED_VARYING = {"flatten_scores", "last_tokens", "linear_on_pixels", "masked_mean",
+                  "swish_grads", "train_only"}
 
 
 def _checks() -> dict:
@@ -66,16 +69,16 @@ def _as(monkeypatch, student: str, folder: Path) -> None:
 
 def test_two_students_are_shown_different_examples(tmp_path, monkeypatch):
     differ = set()
-    for name, entry in _checks().items():
-        if entry.stored:
-            continue
-        released = _published(tmp_path / name, _assignment(entry.chapter), ["ada", "grace"])
-        _as(monkeypatch, "ada", released)
-        ada = entry.cases()
-        _as(monkeypatch, "grace", released)
-        if _shown(entry.cases()) != _shown(ada):
-            differ.add(name)
-    assert differ - finite_exercises() == VARYING, sorted(differ ^ VARYING)
+    for assignment in ASSIGNMENTS:
+        released = _published(tmp_path, assignment, ["ada", "grace"])
+        for name, entry in _checks().items():
+            if _assignment(entry.chapter) == assignment:
+                _as(monkeypatch, "ada", released)
+                ada = entry.cases()
+                _as(monkeypatch, "grace", released)
+                if _shown(entry.cases()) != _shown(ada):
+                    differ.add(name)
+    assert differ - finite_exercises() == VARYING | STORED_VARYING, sorted(differ)
 
 
 @pytest.mark.parametrize("name", sorted(VARYING))
@@ -91,6 +94,21 @@ def test_the_solution_passes_every_variants_examples(name):
             entry.compare(solution, *example)
 
 
+@pytest.mark.parametrize("name", sorted(STORED_VARYING))
+def test_the_solution_passes_every_variants_stored_examples(name):
+    """Stored-truth examples are drawn and answered when published: the oracle's answer
+    on each is one the solution reaches."""
+    entry = _checks()[name]
+    assignment = _assignment(entry.chapter)
+    solution = LocalFunction(solution_namespace(assignment)[name])
+    for student in IDS[:10]:
+        seed = _variants.example_seed(KEY, assignment, student)
+        cases = _public_examples.decode(_variants.stored_examples(assignment, seed)[name])
+        assert 0 < len(cases) <= DRAWN
+        for example, answers in cases:
+            entry.compare(solution, *example, **answers)
+
+
 def test_without_a_published_variant_the_fixed_examples(tmp_path, monkeypatch):
     released = _published(tmp_path, "01_storage_strides", ["ada"])
     old = released / _variant.FOLDER / _variant.file_name("grace")  # published before seeds
@@ -102,6 +120,9 @@ def test_without_a_published_variant_the_fixed_examples(tmp_path, monkeypatch):
         assert _shown(entry.cases()) == fixed, student
     _as(monkeypatch, "ada", released)
     assert _shown(entry.cases()) != fixed
+    stored = _checks()["last_tokens"]  # 03: nothing published here, the stored examples
+    _as(monkeypatch, "ada", released)
+    assert _shown(stored.cases()) == _shown(_public_examples.load("last_tokens"))
 
 
 def test_the_hidden_checks_read_the_fixed_examples_whatever_is_published(tmp_path, monkeypatch):
@@ -116,8 +137,9 @@ def test_check_tries_the_students_examples_and_the_seed_is_no_key(tmp_path, monk
     released = _published(tmp_path, "05_autograd", ["ada"])
     published = (released / _variant.FOLDER / _variant.file_name("ada")).read_text()
     assert KEY.hex() not in published and _variant.EXAMPLES_SEED in json.loads(published)
-    logsumexp = solution_namespace("05_autograd")["logsumexp"]
+    solution = solution_namespace("05_autograd")
     _as(monkeypatch, "ada", released)
-    check(logsumexp)
-    fixed = len(_checks()["logsumexp"].examples())
-    assert f"{fixed + DRAWN} examples agree" in capsys.readouterr().out
+    for name in ("logsumexp", "train_only"):  # its truth: torch's, and stored
+        check(solution[name])
+        fixed = len(_checks()[name].examples())
+        assert f"{fixed + DRAWN} examples agree" in capsys.readouterr().out

@@ -26,8 +26,10 @@ group (``GROUPED``) draws the same number from each of its groups instead. Desig
 * **The examples ``check()`` tries vary too**, for every exercise: the published file
   also holds a seed (``example_seed``, 64 bits of the keyed hash; it tells nothing of
   the key), from which ``check()`` draws a few examples of the student's own before
-  the fixed ones (``grader.checks._variant_examples``, which says which exercises).
-  Grading never reads it.
+  the fixed ones (``grader.checks._variant_examples``, which says which exercises). For
+  an exercise whose truth is stored, no module a student imports can compute the
+  answers, so publishing draws those examples and stores them with the oracle's answers
+  (``stored_examples``), as release does for the fixed ones. Grading never reads either.
 
 The hidden checks stay universal: only the finite tables and ``check()``'s examples vary.
 """
@@ -48,7 +50,7 @@ from grader.givens.storage_strides import OPERATIONS
 
 __all__ = ["GROUPED", "KEY_FILE", "POOLS", "SIZE", "create_key", "derive", "draw",
            "example_seed", "publish", "publish_command", "published_variant", "read_key",
-           "variants_of"]
+           "stored_examples", "variants_of"]
 
 KEY_FILE = "variants.key"
 # assignment -> exercise -> the pool a variant is drawn from.
@@ -128,11 +130,35 @@ def example_seed(key: bytes, assignment: str, student: str) -> str:
     return _rank(key, assignment, _variant.EXAMPLES_SEED, student, "").hex()[:16]
 
 
+def stored_examples(assignment: str, seed: str) -> dict[str, list]:
+    """exercise -> the examples ``check()`` draws for ``seed``, with the oracle's answers,
+    in the wire's format: for each exercise of ``assignment`` whose truth is stored (no
+    module a student imports may compute it) and whose examples can be drawn again."""
+    from grader.checks import _public_examples, exercise_names
+    from grader.checks._registry import registered
+    from grader.checks._variant_examples import examples_for
+    from grader.hidden.oracles import ORACLES, STORED_ALLOWANCES  # the instructor's side
+
+    exercise_names()  # every chapter's checks registered
+    drawn = {}
+    for name, entry in registered().items():
+        if not entry.stored or entry.chapter != assignment.split("_", 1)[1]:
+            continue
+        fixed = entry.examples()  # never empty: a stored check has examples to store
+        allowance = STORED_ALLOWANCES.get(name, lambda *example: {})
+        cases = [(example, {"truth": ORACLES[name](*example), **allowance(*example)})
+                 for example in examples_for(name, fixed, seed)[:-len(fixed)]]
+        if cases:
+            drawn[name] = _public_examples.encode(cases)
+    return drawn
+
+
 def published_variant(instructor: Path, assignment: str, student: str) -> dict:
-    """What ``student`` is shown: their items of each finite exercise and their examples'
-    seed (no key)."""
+    """What ``student`` is shown: their items of each finite exercise, their examples'
+    seed, and the stored-truth examples drawn for it with their answers (no key)."""
     seed = example_seed(read_key(instructor), assignment, student)
-    return {**variants_of(instructor, assignment, student), _variant.EXAMPLES_SEED: seed}
+    return {**variants_of(instructor, assignment, student), _variant.EXAMPLES_SEED: seed,
+            _variant.STORED_EXAMPLES: stored_examples(assignment, seed)}
 
 
 def publish(instructor: Path, released: Path, assignment: str,

@@ -19,7 +19,7 @@ their layout; no pickle). A test checks them against the oracles
 import json
 from pathlib import Path
 
-__all__ = ["EXAMPLES_DIR", "load", "save"]
+__all__ = ["EXAMPLES_DIR", "decode", "encode", "load", "save"]
 
 EXAMPLES_DIR = Path(__file__).with_name("public_examples")
 
@@ -33,16 +33,9 @@ def save(name: str, cases: list[tuple[tuple, dict]], folder: Path | None = None)
     check will pass them to its comparison."""
     import torch
 
-    from grader import _wire
-
     path = _path(name, folder)
     path.parent.mkdir(parents=True, exist_ok=True)
-    # Arguments and keyword arguments travel apart: an answer never shares storage with
-    # the input it was computed from, so a function that writes to its input cannot
-    # change the answer it is compared with.
-    examples = [json.dumps({"args": _wire.encode(tuple(args)),
-                            "kwargs": _wire.encode(dict(kwargs))}, ensure_ascii=False)
-                for args, kwargs in cases]
+    examples = [json.dumps(example, ensure_ascii=False) for example in encode(cases)]
     head = json.dumps({"exercise": name, "torch": torch.__version__.split("+")[0]})
     # One example a line: a changed example is a changed line.
     path.write_text(head[:-1] + ', "examples": [\n' + ",\n".join(examples) + "\n]}\n",
@@ -53,12 +46,28 @@ def save(name: str, cases: list[tuple[tuple, dict]], folder: Path | None = None)
 def load(name: str, folder: Path | None = None) -> list[tuple[tuple, dict]]:
     """``name``'s examples as stored at release, fresh objects on every call (a function
     that writes to its input changes nothing for the next check)."""
-    from grader import _wire
-
     path = _path(name, folder)
     if not path.is_file():
         raise LookupError(f"{name}: its public examples were never written "
                           f"({path.name}): run `make release`")
-    stored = json.loads(path.read_text(encoding="utf-8"))
+    return decode(json.loads(path.read_text(encoding="utf-8"))["examples"])
+
+
+def encode(cases: list[tuple[tuple, dict]]) -> list[dict]:
+    """``cases`` as plain data: ``{"args": ..., "kwargs": ...}`` each, in the wire's format
+    (also how a student's variant carries the stored examples drawn for them)."""
+    from grader import _wire
+
+    # Arguments and keyword arguments travel apart: an answer never shares storage with
+    # the input it was computed from, so a function that writes to its input cannot
+    # change the answer it is compared with.
+    return [{"args": _wire.encode(tuple(args)), "kwargs": _wire.encode(dict(kwargs))}
+            for args, kwargs in cases]
+
+
+def decode(examples: list[dict]) -> list[tuple[tuple, dict]]:
+    """``encode``'s cases back, fresh objects on every call."""
+    from grader import _wire
+
     return [(_wire.decode(example["args"]), _wire.decode(example["kwargs"]))
-            for example in stored["examples"]]
+            for example in examples]

@@ -24,13 +24,15 @@ class _Entry:
     def cases(self) -> list[tuple[tuple, dict]]:
         """``(example, keyword arguments)`` as ``check`` passes them to ``compare``: for a
         stored check, its examples as stored at release, each with torch's answer
-        (``truth``); otherwise ``examples()`` after some drawn for the student's published
-        variant (``_variant_examples``), with nothing more. The hidden checks read
-        ``examples()`` itself: the same for everyone."""
-        if self.stored:
-            from . import _public_examples  # here: not in the judge's memory
+        (``truth``); otherwise ``examples()``, with nothing more. Both after the examples
+        drawn for the student's published variant (``_variant_examples``), where there
+        are any. The hidden checks read ``examples()`` itself: the same for everyone."""
+        if self.stored:  # these imports here: not in the judge's memory
+            from ..givens.variants import your_stored_examples
+            from . import _public_examples
 
-            return _public_examples.load(self.name)
+            return (_public_examples.decode(your_stored_examples(self.name))
+                    + _public_examples.load(self.name))
         from ..givens.variants import your_example_seed
         from ._variant_examples import examples_for  # here: not in the judge's memory
 

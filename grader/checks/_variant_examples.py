@@ -11,8 +11,10 @@ is an edge case chosen by hand (a zero stride, an empty dim, values that overflo
 Only floating-point CPU tensors that are leaves are drawn again: an integer tensor
 may be indices and a boolean one a mask, whose values an exercise constrains, and a
 float's truth is torch's on whatever it holds. An exercise whose examples hold no such
-tensor (shapes, Python data) keeps its fixed examples; so does one whose truth is
-stored at release (``stored=True``): its answers would have to be stored per student.
+tensor (shapes, Python data) keeps its fixed examples. For one whose truth is stored
+(``stored=True``) nothing here may compute the answers: the instructor's ``grader.cli
+variants`` draws its examples with this same function and publishes them with the
+oracle's answers (``grader.bridge._variants.stored_examples``).
 Nothing here is secret: the seed is the student's own, drawn by the instructor's key.
 The hidden checks never come here (they read ``examples()``, the fixed ones).
 """

@@ -11,7 +11,8 @@ then the whole list is asked, which covers every variant, so grading by the id
 stays fair (answers outside your variant are ignored, never marked wrong).
 
 The same file holds the seed of the examples ``check()`` tries for this student
-(``your_example_seed``); the hidden checks never read it.
+(``your_example_seed``) and, for an exercise whose truth is stored, those examples with
+their answers (``your_stored_examples``); the hidden checks never read it.
 
 Nothing here decides a grade: the grader derives the variant again from the id
 that submitted, never from this file or the notebook.
@@ -24,13 +25,14 @@ import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-__all__ = ["EXAMPLES_SEED", "FOLDER", "NO_VARIANT", "answers_another_variant", "file_name",
-           "student_id", "your_example_seed", "your_items"]
+__all__ = ["EXAMPLES_SEED", "FOLDER", "NO_VARIANT", "STORED_EXAMPLES", "answers_another_variant",
+           "file_name", "student_id", "your_example_seed", "your_items", "your_stored_examples"]
 
 FOLDER = "variants"
-# The published file's entry beside the exercises' items: the seed the examples ``check()``
-# tries are drawn from (``grader.checks._variant_examples``). No exercise has this name.
-EXAMPLES_SEED = "examples"
+# The published file's entries beside the exercises' items (no exercise has these names):
+# the seed the examples ``check()`` tries are drawn from (``grader.checks._variant_examples``),
+# and for an exercise whose truth is stored, its examples drawn so, with their answers.
+EXAMPLES_SEED, STORED_EXAMPLES = "examples", "stored"
 # Names no one: the graded process runs this cell too, as a user of the grading machine.
 NO_VARIANT = ("No variant of {exercise} is published in this folder: the full list "
               "(answering it covers whichever variant you are graded on).")
@@ -79,6 +81,15 @@ def your_example_seed(folder: Path | None = None, student: str | None = None) ->
     ``check()`` tries the fixed examples everyone gets)."""
     seed = _published(folder, student or student_id()).get(EXAMPLES_SEED)
     return seed if isinstance(seed, str) and seed else None
+
+
+def your_stored_examples(exercise: str, folder: Path | None = None,
+                         student: str | None = None) -> list:
+    """This student's drawn examples of ``exercise`` with their answers, as published (in
+    the wire's format, ``grader.checks._public_examples.decode``); none where none is."""
+    stored = _published(folder, student or student_id()).get(STORED_EXAMPLES)
+    examples = stored.get(exercise) if isinstance(stored, dict) else None
+    return examples if isinstance(examples, list) else []
 
 
 def answers_another_variant(answered: Iterable[str], yours: Sequence[str],
