@@ -1,13 +1,13 @@
 """Misconceptions by name: which named wrong answer a student's failures look like.
 
 For each exercise that lost points, the judge takes what the student's process
-answered to the last call of each failing check (``_remote.last_call``: the
-request and the reply as they crossed the wire). It runs each of the exercise's
-named wrong answers (``grader.hidden.wrong_answers``) on those same requests,
-here in the judge, through the very code that answers calls in the student's
-process (``_worker``), each on fresh copies of the inputs decoded from the
-request. A wrong answer whose every reply is the same answer as the student's
-(``same_answer``) names the student's misconception.
+answered to the last call of each failing check (the grading plugin's
+``LastCall.exchange``: the request and the reply as they crossed the wire). It
+runs each of the exercise's named wrong answers (``grader.hidden.wrong_answers``)
+on those same requests, here in the judge, through the very code that answers
+calls in the student's process (``_worker``), each on fresh copies of the inputs
+decoded from the request. A wrong answer whose every reply is the same answer as
+the student's (``same_answer``) names the student's misconception.
 
 Names never change a score: points stay the hidden checks'. The wrong answers
 are instructor code; no student code runs here, only the student's replies are

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, Phase, settings
 
 from grader import _notebook
 from grader.givens.variants import answers_another_variant
-from grader.judge import _remote
+from grader.judge._call_record import LastCall
 from grader.judge._describe import describe_failure, inputs_as_data
 
 __all__ = ["Grading", "Variant", "student_code_cells"]
@@ -42,11 +42,13 @@ class Grading:
     """pytest plugin: pass it to ``pytest.main(..., plugins=[grading])``, one run per notebook.
 
     ``replay`` (an ``ExampleReplay``) is kept from run to run; without one every
-    check is searched.
+    check is searched. ``last_call``: the check now running's last call of the student's
+    functions, through whichever handle (``_call_record``); emptied around each check.
     """
 
     def __init__(self, replay=None):
         self.replay, self.remote, self.checks = replay, None, {}
+        self.last_call = LastCall()
         self.failing_calls: dict[str, list] = {}  # exercise → each failing check's last call
         self.graded_variant = Variant()
 
@@ -54,6 +56,8 @@ class Grading:
         """A new notebook: its student's process (spawned already, or None to start one)
         and the items of each finite exercise its student is graded on (``Variant``)."""
         self.remote, self.checks, self.failing_calls = remote, {}, {}
+        if remote is not None:  # spawned by the judge: its calls are noted for us too
+            remote.last_call = self.last_call
         self.graded_variant = Variant(variants)
         if self.replay is not None:
             self.replay.begin()
@@ -82,7 +86,7 @@ class Grading:
 
         grading = request.config.stash[_GRADING]
         # The judge may have spawned the process already (it imports torch meanwhile).
-        grading.remote = grading.remote or configured_student(cells)
+        grading.remote = grading.remote or configured_student(cells, grading.last_call)
         request.addfinalizer(grading.remote.close)
         grading.remote.start()
         return grading.remote
@@ -106,6 +110,7 @@ class Grading:
         instructor's time limits (in this process under ``--student-local``), closed when
         the session ends. Here, so that the hidden checks import nothing of the judge."""
         local = request.config.getoption("--student-local")
+        last_call = request.config.stash[_GRADING].last_call
 
         def start(cells: list[str]):
             if local:
@@ -114,7 +119,7 @@ class Grading:
                 return LocalStudent.from_source("\n\n".join(cells))
             from grader.judge._remote import configured_student
 
-            remote = configured_student(cells)
+            remote = configured_student(cells, last_call)
             request.addfinalizer(remote.close)
             remote.start()
             return remote
@@ -131,9 +136,13 @@ class Grading:
                 "passed": False, "detail": "not run",
             }
 
-    @pytest.hookimpl(tryfirst=True)
-    def pytest_runtest_setup(self, item):
-        _remote.last_call = _remote.last_arguments = None  # the calls a check makes are its own
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_protocol(self, item, nextitem):
+        self.last_call.forget()  # the calls a check makes are its own ...
+        yield
+        # ... and are not kept past its reports: a warm judge keeps this plugin between
+        # notebooks, and the arguments are the judge's tensors, referenced.
+        self.last_call.forget()
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_makereport(self, item, call):
@@ -147,9 +156,9 @@ class Grading:
         entry["passed"] = report.passed
         entry["detail"] = "" if report.passed else _detail(call, item.fixturenames)
         if not report.passed:  # what the student answered last: the failing input's answer
-            self.failing_calls.setdefault(entry["exercise"], []).append(_remote.last_call)
+            self.failing_calls.setdefault(entry["exercise"], []).append(self.last_call.exchange)
             # ... and that input, as data beside the words (the feedback's pictures)
-            entry["inputs"] = inputs_as_data(_remote.last_arguments)
+            entry["inputs"] = inputs_as_data(self.last_call.arguments)
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_pyfunc_call(self, pyfuncitem):

@@ -30,23 +30,18 @@ from grader._errors import (
 )
 from grader._harness import harness_source
 from grader._settings import Settings
+from grader.judge._call_record import LastCall
 from grader.judge._describe import describe_call
 from grader.judge._memory_watch import MemoryWatch
 from grader.student import _sandbox
 from grader.student._zygote import zygote
 
 __all__ = ["RemoteStudent", "configured_student", "CELL_OUTPUT_LIMIT", "NOTEBOOK_OUTPUT_LIMIT",
-           "MemoryLimitExceeded", "last_arguments", "last_call"]
+           "MemoryLimitExceeded"]
 
 # Bounds the judge keeps, whatever the student's process claims to have kept.
 CELL_OUTPUT_LIMIT = 10_000  # characters of one cell's output, result or error
 NOTEBOOK_OUTPUT_LIMIT = 100_000  # characters of all cells' outputs together
-# (request, reply) of this process's last call that got its reply, as they crossed the
-# wire (nothing copied): what a failing check's student answered (``_misconceptions``).
-last_call: tuple[dict, dict] | None = None
-# (args, kwargs) of this process's last call, replied to or not: the judge's own objects,
-# referenced, not copied (a failing check's input, as data: ``_describe.inputs_as_data``).
-last_arguments: tuple[list, dict] | None = None
 
 
 class MemoryLimitExceeded(StudentCrashed):
@@ -156,13 +151,19 @@ def _remaining(deadline: float) -> float:
 
 
 class RemoteStudent:
-    """Attribute access to the student's functions, each call a round trip."""
+    """Attribute access to the student's functions, each call a round trip.
+
+    ``last_call``: where each call notes itself (``_call_record``): the handle's own, or
+    the grading plugin's, which it hands every handle it grades with.
+    """
 
     # The time limits' defaults are the settings' (one value each, ``grader._settings``).
     def __init__(self, cells: list[str], call_timeout: float = Settings.call_timeout,
                  cell_timeout: float = Settings.cell_timeout, max_restarts: int = 3,
                  limits: _sandbox.Limits = _sandbox.DEFAULT_LIMITS,
-                 notebook_timeout: float = Settings.notebook_timeout):
+                 notebook_timeout: float = Settings.notebook_timeout,
+                 last_call: LastCall | None = None):
+        self.last_call = LastCall() if last_call is None else last_call
         self._limits, self._notebook_timeout = limits, notebook_timeout
         self._deadline = time.monotonic() + notebook_timeout
         self._output_left = NOTEBOOK_OUTPUT_LIMIT
@@ -263,9 +264,7 @@ class RemoteStudent:
         raise self._failing_fast[name]
 
     def _call(self, name: str, args: list, kwargs: dict, harness=None, inputs_after=False):
-        global last_call, last_arguments
-        last_call = None  # a call without a reply (timed out, crashed) shows no answer
-        last_arguments = args, kwargs
+        self.last_call.sent(args, kwargs)
         key = name if harness is None else f"{name}/{harness.__name__}"
         if key in self._failing_fast:
             self._fail_fast(key)
@@ -290,7 +289,7 @@ class RemoteStudent:
             self._discard_channel()
             self._restarts_left -= 1
             raise
-        last_call = message, reply
+        self.last_call.answered(message, reply)
         try:
             if inputs_after:  # fresh tensors: the judge's own arguments stay as they were
                 return _inputs_after(name, _reply_value(name, reply, []))
@@ -358,10 +357,10 @@ def _reply_value(name: str, reply: dict, shared_with: list):
     raise StudentCrashed(f"unexpected reply from your code's process: {status!r}")
 
 
-def configured_student(cells: list[str]) -> RemoteStudent:
+def configured_student(cells: list[str], last_call: LastCall | None = None) -> RemoteStudent:
     """A ``RemoteStudent`` with the time limits an instructor may set (``grader._settings``:
-    per call, per notebook cell, for the whole notebook)."""
+    per call, per notebook cell, for the whole notebook), noting its calls in ``last_call``."""
     settings = Settings.from_environment()
     return RemoteStudent(cells, call_timeout=settings.call_timeout,
                          cell_timeout=settings.cell_timeout,
-                         notebook_timeout=settings.notebook_timeout)
+                         notebook_timeout=settings.notebook_timeout, last_call=last_call)

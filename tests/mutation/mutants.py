@@ -608,10 +608,47 @@ MUTANTS = [
     Mutant(
         "a failed check's input is not kept as data: the feedback draws nothing",
         "grader/judge/_plugin.py",
-        (('            entry["inputs"] = inputs_as_data(_remote.last_arguments)',
+        (('            entry["inputs"] = inputs_as_data(self.last_call.arguments)',
           '            entry["inputs"] = []  # MUTANT'),),
         ("tests/test_failing_inputs.py::"
          "test_a_failing_tensor_input_is_kept_as_its_layout_and_drawn",),
+    ),
+    Mutant(
+        "every handle made without a record notes its calls in one module global: "
+        "one handle's reader sees another's calls",
+        "grader/judge/_remote.py",
+        (("        self.last_call = LastCall() if last_call is None else last_call",
+          "        self.last_call = _EVERY_CALL if last_call is None else last_call  # MUTANT"),
+         ("class RemoteStudent:\n", "_EVERY_CALL = LastCall()\n\n\nclass RemoteStudent:\n")),
+        ("tests/test_call_record.py::"
+         "test_a_handle_notes_its_calls_in_its_own_record_or_the_one_handed_to_it",),
+    ),
+    Mutant(
+        "the plugin never forgets a call: a check that calls nothing shows the last one's input",
+        "grader/judge/_plugin.py",
+        (("        self.last_call.forget()  # the calls a check makes are its own ...",
+          "        pass  # MUTANT"),
+         ("        # notebooks, and the arguments are the judge's tensors, referenced.\n"
+          "        self.last_call.forget()",
+          "        pass  # MUTANT")),
+        ("tests/test_call_record.py::"
+         "test_each_check_of_a_session_has_its_own_last_call_and_none_is_kept",),
+    ),
+    Mutant(
+        "the judge's handle hands the plugin none of its calls: failures lose their inputs",
+        "grader/judge/_plugin.py",
+        (("            remote.last_call = self.last_call", "            pass  # MUTANT"),),
+        ("tests/test_call_record.py::"
+         "test_each_check_of_a_session_has_its_own_last_call_and_none_is_kept",),
+    ),
+    Mutant(
+        "a call's arguments kept in a module global again, beside the handle's record",
+        "grader/judge/_remote.py",
+        (("        self.last_call.sent(args, kwargs)\n",
+          "        global last_arguments  # MUTANT\n"
+          "        last_arguments = args, kwargs\n"
+          "        self.last_call.sent(args, kwargs)\n"),),
+        ("tests/test_call_record.py::test_no_module_of_the_judge_writes_a_global_at_run_time",),
     ),
     Mutant(
         "a failing tensor's data loses its storage offset: drawn from the storage's start",
