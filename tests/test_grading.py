@@ -26,7 +26,7 @@ def _with_answers(nb: dict, answers: dict[str, str]) -> dict:
 
 def _wrong_answers(assignment: str) -> dict[str, list[str]]:
     chapter = assignment.split("_", 1)[1]
-    return importlib.import_module(f"grader.hidden.wrong_answers.{chapter}").WRONG_ANSWERS
+    return importlib.import_module(f"grader.hidden.{chapter}.wrong_answers").WRONG_ANSWERS
 
 
 def _fractions(verdict: dict) -> dict[str, tuple[int, int]]:

@@ -27,7 +27,7 @@ FOUR = {
     "solutions/01_storage_strides/01_storage_strides.ipynb",
     "grader/checks/storage_strides/__init__.py",
     "grader/hidden/storage_strides/test.py",
-    "grader/hidden/wrong_answers/storage_strides.py",
+    "grader/hidden/storage_strides/wrong_answers.py",
 }
 _SCRATCH = {"__pycache__", ".pytest_cache", ".hypothesis", ".ruff_cache"}
 
@@ -180,7 +180,7 @@ hidden = module("grader/hidden/storage_strides/test.py")
 checks = [f for f in vars(hidden).values() if any(
     m.name == "exercise" and m.args == ("{NAME}",) for m in getattr(f, "pytestmark", []))]
 sys.path.insert(0, "tests")
-wrong = module("grader/hidden/wrong_answers/storage_strides.py").WRONG_ANSWERS["{NAME}"]
+wrong = module("grader/hidden/storage_strides/wrong_answers.py").WRONG_ANSWERS["{NAME}"]
 print(json.dumps({{
     "chapter": chapter,
     "examples": failure(entry.examples),

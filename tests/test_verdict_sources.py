@@ -31,7 +31,7 @@ def _keys(batch: list[tuple[dict, str]]) -> list[str]:
 
 @pytest.mark.parametrize("edited", ["hidden/storage_strides/test.py",
                                     "hidden/storage_strides/strategies.py",
-                                    "hidden/wrong_answers/storage_strides.py"])
+                                    "hidden/storage_strides/wrong_answers.py"])
 def test_an_edit_of_chapter_1s_own_files_judges_chapter_1_again_and_keeps_chapter_2(
         edited, monkeypatch):
     batch = _class()
@@ -65,7 +65,7 @@ def test_another_chapters_file_counts_where_a_counted_file_imports_it(tmp_path):
         # a's strategies import b's, inside a function
         "hidden/a/strategies.py": "def draw():\n    from grader.hidden.b import strategies\n",
         "hidden/b/strategies.py": "",
-        "hidden/wrong_answers/b.py": "",
+        "hidden/b/wrong_answers.py": "",
         "checks/b/__init__.py": "from ...givens.b import RULES\n",  # every chapter's checks
         "givens/b.py": "RULES = 1\n",
         "checks/answers.json": json.dumps({}),

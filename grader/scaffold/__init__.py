@@ -3,7 +3,7 @@
     solutions/<assignment>/<assignment>.ipynb    task, answer and test cells; intro table row
     grader/checks/<chapter>/__init__.py          its public check (examples + comparison)
     grader/hidden/<chapter>/test.py              three hidden checks
-    grader/hidden/wrong_answers/<chapter>.py     two plausible wrong answers
+    grader/hidden/<chapter>/wrong_answers.py     two plausible wrong answers
 
 Every stub is right in structure (the consistency tests pass on it) and wrong in
 substance: what the author still has to write carries ``MARKER``, and the stubs

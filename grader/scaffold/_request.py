@@ -45,7 +45,7 @@ def _places(course: Course, assignment: str) -> dict[str, Path]:
         "notebook": course.source_notebook(assignment),
         "checks": course.root / "grader" / "checks" / chapter / "__init__.py",
         "hidden": course.root / "grader" / "hidden" / chapter / "test.py",
-        "wrong": course.root / "grader" / "hidden" / "wrong_answers" / f"{chapter}.py",
+        "wrong": course.root / "grader" / "hidden" / chapter / "wrong_answers.py",
     }
 
 

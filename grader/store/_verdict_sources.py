@@ -18,7 +18,7 @@ from pathlib import Path
 __all__ = ["verdict_sources"]
 
 _SUFFIXES = (".py", ".json", ".ini")
-_CHAPTER_FOLDERS = ("hidden/wrong_answers", "givens")
+_CHAPTER_FOLDERS = ("givens",)
 
 
 def _chapters(grader: Path) -> list[str]:
@@ -28,7 +28,7 @@ def _chapters(grader: Path) -> list[str]:
 
 def _own_files(grader: Path, chapter: str) -> set[Path]:
     return {*(grader / "hidden" / chapter / f"{piece}.py"
-              for piece in ("test", "strategies", "oracles")),
+              for piece in ("test", "strategies", "oracles", "wrong_answers")),
             *(grader / folder / f"{chapter}.py" for folder in _CHAPTER_FOLDERS)}
 
 

@@ -1,9 +1,10 @@
 """Plausible wrong answers, one module per chapter, each named by its mistake.
 
-``<chapter>.WRONG_ANSWERS[exercise]`` lists whole answer cells; each names the
-mistake it makes in its first ``# Mistake: ...`` comment. The tests grade each
-as a student's (each must lose points); the judge runs them on the inputs a
-student failed, to name the student's misconception (``grader.judge._misconceptions``).
+``grader/hidden/<chapter>/wrong_answers.py``'s ``WRONG_ANSWERS[exercise]`` lists whole
+answer cells; each names the mistake it makes in its first ``# Mistake: ...`` comment.
+The tests grade each as a student's (each must lose points); the judge runs them on the
+inputs a student failed, to name the student's misconception
+(``grader.judge._misconceptions``, through ``named_wrong_answers`` here).
 They live under ``grader/hidden``: the student edition never ships them, and the
 student's process cannot read them. Reading them imports no torch.
 """
@@ -41,10 +42,12 @@ def mistake_name(source: str) -> str | None:
 
 def named_wrong_answers(assignment: str) -> dict[str, list[tuple[str, str]]]:
     """exercise → [(name of its mistake, answer cell)] for ``assignment``
-    (``01_storage_strides`` reads ``storage_strides.py``); {} for a chapter without any."""
+    (``01_storage_strides`` reads ``storage_strides/wrong_answers.py``); {} for a chapter
+    without any."""
     chapter = assignment.split("_", 1)[-1]
+    hidden = __name__.rpartition(".")[0]  # grader.hidden
     try:
-        module = importlib.import_module(f"{__name__}.{chapter}")
+        module = importlib.import_module(f"{hidden}.{chapter}.wrong_answers")
     except ModuleNotFoundError:
         return {}
     return {exercise: [(mistake_name(source) or f"wrong answer #{k + 1}", source)
