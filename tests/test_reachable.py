@@ -40,8 +40,9 @@ RIGHT = "def double(x):\n    return x * 2\n"
 MACHINERY = {
     "grader", "grader._course", "grader._errors", "grader._notebook", "grader.checks",
     "grader.checks._local", "grader.checks._registry", "grader.checks._test_cell",
-    "grader.judge", "grader.judge._call_record", "grader.judge._cuda_probe",
-    "grader.judge._describe", "grader.judge._memory_watch", "grader._settings",
+    "grader.judge", "grader.judge._call_record", "grader.judge._channel",
+    "grader.judge._cuda_probe", "grader.judge._describe", "grader.judge._memory_watch",
+    "grader._settings",
     "grader.judge._judge", "grader.judge._judge_server", "grader.judge._plugin",
     "grader.judge._remote", "grader.judge._replay", "grader.student", "grader._harness",
     "grader.student._landlock", "grader.student._libc", "grader.student._namespaces",
