@@ -1,6 +1,7 @@
 """A regrade judges again only what a change touches (``grader/store/_verdict_sources.py``):
-an edit of one chapter's own files (its hidden checks, strategies, wrong answers) changes
-the verdict key of that assignment only; a file of another chapter counts wherever a
+an edit of one chapter's own files (anything in its folder ``grader/hidden/<chapter>/``:
+hidden checks, strategies, wrong answers, its ``__init__.py``) changes the verdict key of
+that assignment only; a file of another chapter counts wherever a
 counted file imports it, inside a function or relatively.
 """
 
@@ -31,7 +32,8 @@ def _keys(batch: list[tuple[dict, str]]) -> list[str]:
 
 @pytest.mark.parametrize("edited", ["hidden/storage_strides/test.py",
                                     "hidden/storage_strides/strategies.py",
-                                    "hidden/storage_strides/wrong_answers.py"])
+                                    "hidden/storage_strides/wrong_answers.py",
+                                    "hidden/storage_strides/__init__.py"])
 def test_an_edit_of_chapter_1s_own_files_judges_chapter_1_again_and_keeps_chapter_2(
         edited, monkeypatch):
     batch = _class()
@@ -64,14 +66,17 @@ def test_another_chapters_file_counts_where_a_counted_file_imports_it(tmp_path):
         "hidden/b/test.py": "from grader.hidden.b import strategies\n",
         # a's strategies import b's, inside a function
         "hidden/a/strategies.py": "def draw():\n    from grader.hidden.b import strategies\n",
+        "hidden/b/__init__.py": "",  # imported with b's strategies: the package first
         "hidden/b/strategies.py": "",
         "hidden/b/wrong_answers.py": "",
+        "hidden/b/notes.py": "",  # in b's folder, imported by nothing of a's: b's alone
         "checks/b/__init__.py": "from ...givens.b import RULES\n",  # every chapter's checks
         "givens/b.py": "RULES = 1\n",
         "checks/answers.json": json.dumps({}),
     })
     counted = {str(p.relative_to(grader)) for p in verdict_sources(grader, "01_a")}
-    assert counted == {"hidden/a/test.py", "hidden/a/strategies.py", "hidden/b/strategies.py",
-                       "checks/b/__init__.py", "givens/b.py", "checks/answers.json"}
-    assert "hidden/b/test.py" in {str(p.relative_to(grader))
-                                     for p in verdict_sources(grader, "02_b")}
+    assert counted == {"hidden/a/test.py", "hidden/a/strategies.py", "hidden/b/__init__.py",
+                       "hidden/b/strategies.py", "checks/b/__init__.py", "givens/b.py",
+                       "checks/answers.json"}
+    assert {"hidden/b/test.py", "hidden/b/notes.py"} <= {
+        str(p.relative_to(grader)) for p in verdict_sources(grader, "02_b")}

@@ -3,9 +3,9 @@ change judges again only the assignments the change can touch.
 
 Every file of the grader counts (the judge, the sandbox, the public checks of every
 chapter, which ``grader.checks`` loads all at once, the shared oracles and strategies),
-except another chapter's own: its hidden checks (``hidden/<chapter>/test.py``), its
-strategies, oracles and named wrong answers (``hidden/<folder>/<chapter>.py``) and its
-givens (``givens/<chapter>.py``). Those count too where a file that counts imports them,
+except another chapter's own: its folder of the judge's side (``hidden/<chapter>/``, all
+of it: hidden checks, strategies, oracles, named wrong answers) and its givens
+(``givens/<chapter>.py``). Those count too where a file that counts imports them,
 read with ``ast`` (imports inside functions as well) until nothing new is imported: a
 chapter's checks may import another's. The only imports by name in what a judge runs
 (``grader.checks`` loading every chapter's checks, ``named_wrong_answers`` loading the
@@ -18,18 +18,18 @@ from pathlib import Path
 __all__ = ["verdict_sources"]
 
 _SUFFIXES = (".py", ".json", ".ini")
-_CHAPTER_FOLDERS = ("givens",)
 
 
 def _chapters(grader: Path) -> list[str]:
-    """Every chapter with hidden checks, from their folders (``hidden/<chapter>/test.py``)."""
-    return sorted(path.parent.name for path in (grader / "hidden").glob("*/test.py"))
+    """Every chapter: each folder of ``hidden`` is one (``hidden/<chapter>/``)."""
+    return sorted(path.name for path in (grader / "hidden").iterdir()
+                  if path.is_dir() and path.name != "__pycache__")
 
 
-def _own_files(grader: Path, chapter: str) -> set[Path]:
-    return {*(grader / "hidden" / chapter / f"{piece}.py"
-              for piece in ("test", "strategies", "oracles", "wrong_answers")),
-            *(grader / folder / f"{chapter}.py" for folder in _CHAPTER_FOLDERS)}
+def _own_files(grader: Path, chapter: str, every: set[Path]) -> set[Path]:
+    """``chapter``'s own files: whatever its folder holds, and its givens."""
+    folder, givens = grader / "hidden" / chapter, grader / "givens" / f"{chapter}.py"
+    return {path for path in every if folder in path.parents} | {givens}
 
 
 def _module(grader: Path, path: Path) -> list[str]:
@@ -60,7 +60,7 @@ def _file_of(grader: Path, module: str) -> Path | None:
     if parts[0] != grader.name:
         return None
     base = grader.joinpath(*parts[1:])
-    return base.with_suffix(".py")
+    return base / "__init__.py" if base.is_dir() else base.with_suffix(".py")
 
 
 def verdict_sources(grader: Path, assignment: str) -> list[Path]:
@@ -68,7 +68,7 @@ def verdict_sources(grader: Path, assignment: str) -> list[Path]:
     every = {path for path in grader.rglob("*")
              if path.suffix in _SUFFIXES and "__pycache__" not in path.parts}
     own = assignment.split("_", 1)[-1]  # 01_storage_strides: storage_strides
-    others = set().union(*(_own_files(grader, chapter) for chapter in _chapters(grader)
+    others = set().union(*(_own_files(grader, chapter, every) for chapter in _chapters(grader)
                            if chapter != own)) & every
     counted, unread = every - others, sorted(p for p in every - others if p.suffix == ".py")
     while unread:

@@ -504,6 +504,25 @@ MUTANTS = [
          "test_an_edit_of_chapter_1s_own_files_judges_chapter_1_again_and_keeps_chapter_2",),
     ),
     Mutant(
+        "another chapter's folder is its named pieces only: a file beside them counts for all",
+        "grader/store/_verdict_sources.py",
+        (("    return {path for path in every if folder in path.parents} | {givens}",
+          "    return {folder / f\"{piece}.py\" for piece in (\"test\", \"strategies\", "
+          "\"oracles\", \"wrong_answers\")} | {givens}  # MUTANT"),),
+        ("tests/test_verdict_sources.py::"
+         "test_an_edit_of_chapter_1s_own_files_judges_chapter_1_again_and_keeps_chapter_2",
+         "tests/test_verdict_sources.py::"
+         "test_another_chapters_file_counts_where_a_counted_file_imports_it"),
+    ),
+    Mutant(
+        "an imported chapter package is read as a module file: its __init__.py is left out",
+        "grader/store/_verdict_sources.py",
+        (("    return base / \"__init__.py\" if base.is_dir() else base.with_suffix(\".py\")",
+          "    return base.with_suffix(\".py\")  # MUTANT"),),
+        ("tests/test_verdict_sources.py::"
+         "test_another_chapters_file_counts_where_a_counted_file_imports_it",),
+    ),
+    Mutant(
         "the verdict key reads only the imports at a module's top, not those in functions",
         "grader/store/_verdict_sources.py",
         (("    for node in ast.walk(ast.parse(path.read_bytes(), filename=str(path))):",
