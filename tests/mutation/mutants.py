@@ -618,6 +618,15 @@ MUTANTS = [
          "test_the_runs_unjudged_check_finds_each_verdict_on_its_students_variant",),
     ),
     Mutant(
+        "a check compared with stored answers in a chapter whose folder holds no oracles.py",
+        "grader/checks/storage_strides/__init__.py",
+        (('@public_check("contiguous_strides", _contiguous_strides_examples)\n',
+          '@public_check("contiguous_strides", _contiguous_strides_examples, stored=True)'
+          '  # MUTANT\n'),),
+        ("tests/test_hidden_layout.py::"
+         "test_every_chapters_folder_holds_the_same_pieces[storage_strides]",),
+    ),
+    Mutant(
         "an exercise's oracle lost its decorator (ORACLES is derived from them)",
         "grader/hidden/devices/oracles.py",
         (('@oracle("unpack")\n', ""),),
