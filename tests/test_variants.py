@@ -1,67 +1,51 @@
-"""Per-student variants of the finite exercises (``grader/bridge/_variants.py``).
+"""Per-student variants of the finite exercises (``grader/bridge/_variants.py``): the
+variants themselves, and grading on them.
 
 Derived from the id that submitted and a key only the instructor holds: two students
-answer different items, a classmate's table scores as wrong for the items it lacks
-(with one line of feedback saying why), the notebook cannot choose what is graded, and
-the key reaches no student.
+answer different items, every variant has torch's answer, a classmate's table scores as
+wrong for the items it lacks (with one line of feedback saying why), and an edited
+variant cell does not change what is graded. Which id's variant each step takes, and
+where the key goes: ``tests/test_variant_delivery.py``.
 """
 
 import contextlib
 import itertools
 import json
-import os
-import stat
 import sys
 from pathlib import Path
 
-import nbformat
 import pytest
+from _variant_key import (
+    ASSIGNMENT,
+    COURSE,
+    EXERCISE,
+    KEY,
+    TRUTH,
+    TRUTHS,
+    VERDICTS,
+    assignment_of,
+    variant_of,
+)
 
-from grader import edition
-from grader._course import Course
-from grader._errors import Mismatch
 from grader._language import localized
-from grader.batch import _parallel
-from grader.bridge import _nbgrader, _structure, _variants
+from grader.bridge import _variants
 from grader.bridge._verdict_text import report_lines
-from grader.checks import _finite_answers, check
-from grader.givens import variants as _variant
+from grader.checks import _finite_answers
 from grader.givens.pitfalls import CLAIMS, GROUPS
 from grader.givens.storage_strides import OPERATIONS
 from grader.judge._plugin import Grading
 
-COURSE = Course.find(Path(__file__).parent)
-ASSIGNMENT, EXERCISE = "01_storage_strides", "view_or_copy"
 HIDDEN = Path(__file__).parents[1] / "grader" / "hidden"
-KEY = bytes(range(32))  # a fixed key: the counts below are reproducible
 IDS = [f"student{number:03d}" for number in range(200)]
-TRUTH = {op: _finite_answers.torch_view_or_copy(op) for op in OPERATIONS}
-VERDICTS = {claim: _finite_answers.verdict(claim) for claim in CLAIMS}  # predict_verdicts'
-TRUTHS = {EXERCISE: TRUTH, "predict_verdicts": VERDICTS}
-
-
-def _variant_of(student: str, key: bytes = KEY) -> list[str]:
-    return _variants.derive(key, ASSIGNMENT, EXERCISE, student, tuple(OPERATIONS))
-
-
-def _instructor(tmp_path: Path) -> Path:
-    folder = tmp_path / "instructor"
-    folder.mkdir()
-    (folder / _variants.KEY_FILE).write_text(KEY.hex() + "\n")
-    return folder
 
 
 POOLED = [(assignment, exercise) for assignment, exercises in _variants.POOLS.items()
           for exercise in exercises if exercise not in _variants.GROUPED]
 
 
-def _assignment_of(exercise: str) -> str:
-    return next(a for a, exercises in _variants.POOLS.items() if exercise in exercises)
-
-
 def _counted(exercise: str) -> tuple[list[list[str]], list[frozenset], int, float]:
     """200 ids' variants of ``exercise``, their sets, pairs alike, items shared on average."""
-    variants = [_variants.draw(KEY, _assignment_of(exercise), exercise, s) for s in IDS]
+    variants = [_variants.draw(KEY, assignment_of(exercise), exercise, s) for s in IDS]
     sets = [frozenset(v) for v in variants]
     same = sum(a == b for a, b in itertools.combinations(sets, 2))
     shared = [len(a & b) for a, b in itertools.combinations(sets, 2)]
@@ -92,22 +76,22 @@ def test_predict_verdicts_variants_take_two_claims_of_every_group():
 
 
 def test_two_students_differ_and_another_key_gives_other_variants():
-    assert _variant_of("ada") != _variant_of("grace")
-    assert _variant_of("ada") != _variant_of("ada", bytes(32))
-    assert _variant_of("ada") == _variant_of("ada")  # regrading gives the same
+    assert variant_of("ada") != variant_of("grace")
+    assert variant_of("ada") != variant_of("ada", bytes(32))
+    assert variant_of("ada") == variant_of("ada")  # regrading gives the same
 
 
 @pytest.mark.parametrize("exercise", TRUTHS)
 def test_every_variant_has_a_torch_answer_that_the_solution_reaches(exercise):
     solution, truth = _solution_table(exercise), TRUTHS[exercise]
     for student in IDS:
-        variant = _variants.draw(KEY, _assignment_of(exercise), exercise, student)
+        variant = _variants.draw(KEY, assignment_of(exercise), exercise, student)
         assert set(variant) <= truth.keys() <= solution.keys()
     assert {item: solution[item] for item in truth} == truth
 
 
 def _solution_table(exercise: str) -> dict:
-    nb = json.loads(COURSE.source_notebook(_assignment_of(exercise)).read_text(encoding="utf-8"))
+    nb = json.loads(COURSE.source_notebook(assignment_of(exercise)).read_text(encoding="utf-8"))
     source = next("".join(c["source"]) for c in nb["cells"]
                   if f"def {exercise}" in "".join(c["source"]))
     namespace = {}
@@ -119,7 +103,7 @@ def _graded(tmp_path: Path, table: dict, variants: dict | None,
             exercise: str = EXERCISE) -> dict:
     """The hidden checks of ``exercise`` on a student whose function returns ``table``,
     graded on ``variants`` (as the judge hands them), in this process."""
-    assignment = _assignment_of(exercise)
+    assignment = assignment_of(exercise)
     code = tmp_path / "student.py"
     code.write_text(f"import numpy as np\nimport torch\n"
                     f"OPERATIONS = {list(table)!r}  # the variant cell, edited\n"
@@ -141,7 +125,7 @@ def _table(items) -> dict[str, str]:
 
 def _pair() -> tuple[list[str], list[str]]:
     """Two students whose variants differ."""
-    return _variant_of("ada"), _variant_of("grace")
+    return variant_of("ada"), variant_of("grace")
 
 
 def test_own_table_scores_full_and_only_the_variant_is_graded(tmp_path):
@@ -206,130 +190,3 @@ def test_without_a_key_the_whole_list_is_graded(tmp_path):
     assert _variants.variants_of(tmp_path, ASSIGNMENT, "ada") == {}
     record = _graded(tmp_path, TRUTH, None)
     assert (record["passed"], record["total"]) == (16, 16)
-
-
-def test_the_grader_takes_the_variant_from_the_submitting_id_never_the_notebook(
-        tmp_path, monkeypatch):
-    """nbgrader's step: the id nbgrader collected under, whatever the notebook says."""
-    instructor = _instructor(tmp_path)
-    monkeypatch.setenv("TENSOR_ANATOMY_INSTRUCTOR_DIR", str(instructor))
-    handed = []
-    monkeypatch.setattr(_nbgrader, "judge", lambda nb, assignment, timeout, variants=None:
-                        handed.append(variants) or {"exercises": {}, "cells": {}})
-    nb = nbformat.from_dict({"cells": [{"cell_type": "code", "metadata": {}, "outputs": [],
-                                        "source": f"OPERATIONS = {_variant_of('grace')!r}"}]})
-    resources = {"nbgrader": {"assignment": ASSIGNMENT, "student": "ada"}}
-    _nbgrader.JudgeHiddenChecks().preprocess(nb, resources)
-    assert handed == [{EXERCISE: _variant_of("ada")}]
-
-
-def test_the_batch_judges_each_submission_on_its_folders_id(tmp_path, monkeypatch):
-    instructor = _instructor(tmp_path)
-    nb = {"cells": [{"cell_type": "code", "metadata": {}, "source": "x = 1"}]}
-    monkeypatch.setattr(_structure.RestoredAhead, "restore",
-                        lambda self, path, release, other: (nb, {}))
-    paths = [instructor / "submitted" / s / ASSIGNMENT / "a.ipynb" for s in ("ada", "grace")]
-    pending = _parallel._pending({ASSIGNMENT: (nb, paths)}, instructor / "verdicts", {})
-    # The same code, two variants: judged twice, each on its own student's items.
-    assert sorted(v[EXERCISE] for _, _, _, v in pending.values()) == sorted(
-        [_variant_of("ada"), _variant_of("grace")])
-
-
-def test_the_key_is_made_once_readable_by_its_owner_only(tmp_path):
-    key = _variants.create_key(tmp_path)
-    mode = stat.S_IMODE(os.stat(tmp_path / _variants.KEY_FILE).st_mode)
-    assert mode == 0o600 and len(key) == 32
-    assert _variants.create_key(tmp_path) == key  # never replaced
-
-
-def test_a_student_reads_their_published_variant_and_the_key_reaches_no_student(tmp_path):
-    instructor, released = tmp_path / "instructor", tmp_path / "outbound" / ASSIGNMENT
-    released.mkdir(parents=True)
-    _variants.publish(instructor, released, ASSIGNMENT, ["ada", "grace"])
-    key = _variants.read_key(instructor).hex()
-    ada = _variants.variants_of(instructor, ASSIGNMENT, "ada")[EXERCISE]
-    assert _variant.your_items(EXERCISE, OPERATIONS, released, "ada") == ada
-    built = tmp_path / "edition"
-    edition.build(COURSE, built, commit=False)
-    for folder in (released, built, COURSE.root / "exercises"):
-        for path in folder.rglob("*"):
-            assert not path.is_file() or key not in path.read_text(errors="replace"), path
-            assert path.name != _variants.KEY_FILE
-
-
-def test_no_published_variant_means_the_whole_list_and_a_message(tmp_path, capsys):
-    assert _variant.your_items(EXERCISE, OPERATIONS, tmp_path, "ada") == list(OPERATIONS)
-    assert "No variant of view_or_copy is published in this folder" in capsys.readouterr().out
-
-
-@pytest.mark.parametrize("exercise", TRUTHS)
-def test_check_tries_the_students_own_variant(exercise, tmp_path, monkeypatch):
-    """``check(fn)`` in the fetched folder: the published items, no others."""
-    assignment = _assignment_of(exercise)
-    instructor, released = tmp_path / "instructor", tmp_path / assignment
-    released.mkdir()
-    monkeypatch.setenv("USER", "ada")
-    monkeypatch.delenv("LOGNAME", raising=False)
-    _variants.publish(instructor, released, assignment, ["ada"])
-    ada = _variants.variants_of(instructor, assignment, "ada")[exercise]
-    table = {item: TRUTHS[exercise][item] for item in ada}
-
-    def answer():
-        return table
-
-    answer.__name__ = exercise
-    monkeypatch.chdir(released)
-    check(answer)  # all this student is asked (predict_verdicts: of the warm-up groups)
-    monkeypatch.chdir(tmp_path)  # no variant published here: the whole list is asked
-    with pytest.raises(Mismatch):
-        check(answer)
-
-
-def test_the_variants_command_publishes_into_the_released_folder(tmp_path, monkeypatch, capsys):
-    from grader import cli
-
-    monkeypatch.setenv("TENSOR_ANATOMY_INSTRUCTOR_DIR", str(tmp_path / "instructor"))
-    released = tmp_path / "outbound" / ASSIGNMENT
-    released.mkdir(parents=True)
-    argv = ["variants", ASSIGNMENT, "--student", "ada", "--student", "=bad", "--into",
-            str(released)]
-    assert cli.main(argv) == 0
-    said = capsys.readouterr().out
-    assert "1 variants published" in said and "=bad: " in said  # a refused id gets none
-    published = json.loads((released / "variants" / _variant.file_name("ada")).read_text())
-    key = _variants.read_key(tmp_path / "instructor")
-    assert published == {EXERCISE: _variant_of("ada", key),
-                         _variant.EXAMPLES_SEED: _variants.example_seed(key, ASSIGNMENT, "ada"),
-                         _variant.STORED_EXAMPLES: {}}  # chapter 1 has no stored truth
-    assert cli.main(["variants", ASSIGNMENT, "--student", "ada", "--into",
-                     str(tmp_path / "not-released")]) == 2
-
-
-def test_the_runs_unjudged_check_finds_each_verdict_on_its_students_variant(tmp_path):
-    """The run's last check (every test cell carries a verdict the store holds) looks the
-    verdict up as it was stored: on the variant of the student whose folder it is in."""
-    from types import SimpleNamespace
-
-    from grader import _notebook
-    from grader._verdict import with_verdict
-    from grader.batch._run import _unjudged_notebooks
-    from grader.store._verdicts import store_verdict
-
-    instructor = _instructor(tmp_path)
-    nb = _notebook.load(COURSE.release_notebook(ASSIGNMENT))
-    record = {"total": 1, "passed": 1, "checks": []}  # any record: the store must hold the same
-    for name, cell in _notebook.exercise_cells(nb).items():
-        with_verdict(cell, name, record, 1.0)
-    path = instructor / "autograded" / "ada" / ASSIGNMENT / COURSE.release_notebook(ASSIGNMENT).name
-    path.parent.mkdir(parents=True)
-    path.write_text(json.dumps(nb), encoding="utf-8")
-    verdict = {"assignment": ASSIGNMENT,
-               "exercises": {name: record for name in _notebook.exercise_cells(nb)}}
-    store_verdict(instructor / "verdicts", nb, ASSIGNMENT, verdict,
-                  _variants.variants_of(instructor, ASSIGNMENT, "ada"))
-    assert _unjudged_notebooks(SimpleNamespace(instructor=instructor), ASSIGNMENT) == []
-    # Stored on grace's variant instead: not this notebook's verdict, so it is flagged.
-    (instructor / "verdicts").rename(tmp_path / "old")
-    store_verdict(instructor / "verdicts", nb, ASSIGNMENT, verdict,
-                  _variants.variants_of(instructor, ASSIGNMENT, "grace"))
-    assert _unjudged_notebooks(SimpleNamespace(instructor=instructor), ASSIGNMENT) != []

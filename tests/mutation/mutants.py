@@ -405,7 +405,7 @@ MUTANTS = [
         (("        variants = variants_of(instructor, assignment, "
           'resources["nbgrader"].get("student"))',
           "        variants = {}  # MUTANT"),),
-        ("tests/test_variants.py::"
+        ("tests/test_variant_delivery.py::"
          "test_the_grader_takes_the_variant_from_the_submitting_id_never_the_notebook",),
     ),
     Mutant(
@@ -414,7 +414,8 @@ MUTANTS = [
         (("            variants = variants_of(folder.parent, assignment, path.parents[1].name)",
           "            variants = variants_of(folder.parent, assignment, path.parents[2].name)"
           "  # MUTANT"),),
-        ("tests/test_variants.py::test_the_batch_judges_each_submission_on_its_folders_id",),
+        ("tests/test_variant_delivery.py::"
+         "test_the_batch_judges_each_submission_on_its_folders_id",),
     ),
     Mutant(
         "the hidden checks grade every item, not the student's variant",
@@ -614,7 +615,7 @@ MUTANTS = [
         "grader/batch/_run.py",
         (("        variants = variants_of(course.instructor, assignment, path.parents[1].name)",
           "        variants = None  # MUTANT"),),
-        ("tests/test_variants.py::"
+        ("tests/test_variant_delivery.py::"
          "test_the_runs_unjudged_check_finds_each_verdict_on_its_students_variant",),
     ),
     Mutant(
