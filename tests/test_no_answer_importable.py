@@ -23,7 +23,7 @@ right form would "pass" them there. The test puts this checkout's digest table
 into the temporary edition so that they judge answers, as in the course.
 
 Where an exercise's truth is more than a torch call (its own idiom or algorithm),
-its oracle lives on the judge's side only (``grader/hidden/oracles``), and its
+its oracle lives on the judge's side only (``grader/hidden/<chapter>/oracles.py``), and its
 public check compares with the answers stored at release for its fixed
 examples (``grader/checks/public_examples``, shipped): an answer to those
 inputs and no other. The edition's checks of those exercises judge answers, as

@@ -3,7 +3,7 @@ stored at release for fixed inputs, and nothing a student can import computes th
 
 Twelve exercises' truth is more than a torch call (a graph walk, a training loop, the
 packing of a buffer...): their oracles live on the judge's side only
-(``grader/hidden/oracles``), and ``check`` tries their public examples as stored in
+(``grader/hidden/<chapter>/oracles.py``), and ``check`` tries their public examples as stored in
 ``grader/checks/public_examples/`` by ``make release`` (``grader.checks._public_examples``).
 """
 

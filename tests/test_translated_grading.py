@@ -4,10 +4,10 @@ same code scores in the English one, cell by cell, through the whole grading com
 For every assignment with a translated release, one batch holds, in English and in each
 language: the complete solution, a partial one and the blank release (each written into that
 language's notebook, so the translated ones carry translated docstrings), and each round of
-named wrong answers (``grader/hidden/wrong_answers``: every exercise's k-th at once, the same
-code in both notebooks). ``grader.cli grade`` grades them all at once, as an instructor's
-batch, and the gradebook's per-cell scores are compared. Each student's feedback page is in
-the language they worked in, and shows nothing more than the English one.
+named wrong answers (``grader/hidden/<chapter>/wrong_answers.py``: every exercise's k-th at
+once, the same code in both notebooks). ``grader.cli grade`` grades them all at once, as an
+instructor's batch, and the gradebook's per-cell scores are compared. Each student's feedback
+page is in the language they worked in, and shows nothing more than the English one.
 """
 
 import html

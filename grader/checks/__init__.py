@@ -13,17 +13,17 @@ solution, release, hidden checks).
 
 Nothing a student can import computes an answer. Where an exercise's truth is
 more than a torch call (its own idiom or algorithm), its oracle lives in
-``grader/hidden/oracles`` and its check is registered with ``stored=True``: the
-judge passes the oracle's truth on every input it draws, and ``check`` tries
-the public examples stored at release with their answers
+``grader/hidden/<chapter>/oracles.py`` and its check is registered with
+``stored=True``: the judge passes the oracle's truth on every input it draws, and
+``check`` tries the public examples stored at release with their answers
 (``public_examples/``, ``_public_examples``).
 
 What runs where: ``check`` imports every chapter in the student's own kernel,
 so nothing a chapter's ``__init__`` imports may import hypothesis or anything
 under ``grader/hidden``. The judge imports these checks too, and alone imports
 ``_finite_answers`` and ``pitfalls/_claims.py`` (they compute answers), the
-oracles of ``grader/hidden/oracles`` and the hidden checks' strategies
-(``grader/hidden/strategies``). These checks are advice, not grades: grading
+oracles and the hidden checks' strategies (``grader/hidden/<chapter>/``, each chapter's
+folder on the judge's side). These checks are advice, not grades: grading
 re-runs hidden checks elsewhere.
 """
 

@@ -3,7 +3,7 @@
 Some exercises' truth is more than a torch call: it is the very idiom or
 algorithm the exercise asks for (a graph walk, a training loop, the packing of
 a buffer). What computes it lives on the judge's side only
-(``grader/hidden/oracles``), never in what a student can import. Their public
+(``grader/hidden/<chapter>/oracles.py``), never in what a student can import. Their public
 checks (registered with ``stored=True``) take the truth as ``truth=``, and in
 the student's kernel they try their examples as stored here, each with the
 keyword arguments written for it at release (``python -m grader.cli release``):

@@ -78,7 +78,7 @@ def public_check(name: str, examples: Callable[[], list], *, stored: bool = Fals
     ``stored``: the truth is more than a torch call (the exercise's own idiom or
     algorithm), so no module a student can import may compute it. ``compare`` then
     takes it as ``truth=``: the hidden checks pass what an oracle of
-    ``grader/hidden/oracles`` computes, and ``check`` tries the examples stored at
+    ``grader/hidden/<chapter>/oracles.py`` computes, and ``check`` tries the examples stored at
     release with their answers (``_public_examples``).
     """
 

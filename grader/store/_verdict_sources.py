@@ -33,8 +33,8 @@ def _own_files(grader: Path, chapter: str, every: set[Path]) -> set[Path]:
 
 
 def _module(grader: Path, path: Path) -> list[str]:
-    """``path``'s module name as parts (``grader/hidden/oracles/__init__.py``:
-    grader, hidden, oracles)."""
+    """``path``'s module name as parts (``grader/hidden/devices/__init__.py``:
+    grader, hidden, devices)."""
     parts = [grader.name, *path.relative_to(grader).with_suffix("").parts]
     return parts[:-1] if parts[-1] == "__init__" else parts
 

@@ -12,7 +12,7 @@ runtime catalogue's (``_merge.merged_lines``: no translation is ever lost).
 Two more contexts hold what the judge says in English and a feedback page or
 ``validate`` shows a student of another language (``grader.bridge._verdict_text``):
 "hidden-check", each hidden check's description (the first line of its docstring in
-``grader/hidden/test_*.py``, as ``grader.judge._plugin`` reads it; found here by
+``grader/hidden/<chapter>/test.py``, as ``grader.judge._plugin`` reads it; found here by
 ``ast``, nothing imported), and "misconception", each named wrong answer's name
 (``grader.hidden.wrong_answers.mistake_name`` of each of its answer cells). Only this
 instructor-side tool reads them; the catalogue is read where a page or ``validate``
@@ -47,8 +47,8 @@ _HEADER = """\
 # grader.translation update`, which keeps every translation; an entry marked fuzzy is not
 # shown until a translator clears it (the #| lines: its old English). Keep each {{field}}
 # of the English as it is. Then the judge's own words: msgctxt "hidden-check", each hidden
-# check's description (its docstring's first line, grader/hidden/test_*.py), and
-# "misconception", each named wrong answer's name (grader/hidden/wrong_answers)."""
+# check's description (its docstring's first line, grader/hidden/<chapter>/test.py), and
+# "misconception", each named wrong answer's name (grader/hidden/<chapter>/wrong_answers.py)."""
 
 
 def found_in(source: str) -> list[tuple[str, str]]:

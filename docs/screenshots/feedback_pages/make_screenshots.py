@@ -4,7 +4,7 @@
 
 writes ``PREFIX_diagonal_view.png`` and ``PREFIX_view_or_copy.png`` here: the
 test cells of a student whose ``diagonal_view`` forgets the storage offset
-(``grader/hidden/wrong_answers/storage_strides.py``, its third wrong answer) and
+(``grader/hidden/storage_strides/wrong_answers.py``, its third wrong answer) and
 whose ``view_or_copy`` is right. ``before_*`` came from grading that
 submission with a checkout of 6592cbb, ``after_*`` with this one.
 """

@@ -53,8 +53,8 @@ EXERCISE = f"exercises/{LANGUAGE}/{ASSIGNMENT}/{ASSIGNMENT}.ipynb"
 STUDENT = "xiaoming"
 CONTENTS = "--ServerApp.contents_manager_class=grader.lab.KernelMetadataContents"
 WIDTH = 1200
-# The first named wrong answer (grader/hidden/wrong_answers): column-major strides, as a
-# student would write it, the release's Chinese docstring kept.
+# The first named wrong answer (grader/hidden/storage_strides/wrong_answers.py): column-major
+# strides, as a student would write it, the release's Chinese docstring kept.
 WRONG_BODY = """\
     strides, step = [], 1
     for size in shape:  # 从第一个维度开始累乘

@@ -3,12 +3,12 @@
 Each ``compare_<exercise>(fn, *example)`` runs the student's ``fn`` (through a
 harness where a graph or a ``.grad`` must stay on the student's side), asks
 torch for the truth, and raises ``Mismatch`` with a small counterexample when
-they disagree. The hidden checks (``grader/hidden/test_05_autograd.py``) reuse
+they disagree. The hidden checks (``grader/hidden/autograd/test.py``) reuse
 these functions on hypothesis-generated inputs.
 
 graph_summary, running_mean_losses and train_only are their own truth (a walk
 of the graph, the running means, the training loop): their comparisons take it
-as ``truth=``, from ``grader.hidden.oracles.autograd`` in the judge and stored
+as ``truth=``, from ``grader.hidden.autograd.oracles`` in the judge and stored
 with the public examples at release in the student's kernel (``stored=True``).
 """
 

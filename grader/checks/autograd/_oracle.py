@@ -5,7 +5,7 @@ the full-batch gradient by torch's own losses, ``torch.autograd.grad`` over a
 backprop graph. The truths of graph_summary, running_mean_losses and
 train_only are the exercises themselves (a walk of the graph, the running
 means, the training loop): they live on the judge's side only
-(``grader.hidden.oracles.autograd``), and the public checks compare with the
+(``grader.hidden.autograd.oracles``), and the public checks compare with the
 answers stored for their examples at release (``grader.checks._public_examples``).
 """
 

@@ -3,12 +3,12 @@
 Each ``compare_<exercise>(fn, *example)`` calls the student's ``fn`` on one
 example, asks torch for the truth, and raises ``Mismatch`` with a small
 counterexample when they disagree. The hidden checks
-(``grader/hidden/test_02_creating_tensors.py``) reuse these same functions on
+(``grader/hidden/creating_tensors/test.py``) reuse these same functions on
 hypothesis-generated inputs, so public and hidden checks cannot drift apart.
 
 seeded_init's truth is the exercise itself (one private generator, one draw per
 shape): its comparison takes it as ``truth=``, from
-``grader.hidden.oracles.creating_tensors`` in the judge and stored with the
+``grader.hidden.creating_tensors.oracles`` in the judge and stored with the
 public examples at release in the student's kernel (``stored=True``).
 """
 

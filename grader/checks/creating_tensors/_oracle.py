@@ -4,7 +4,7 @@ Every truth here is computed by torch itself: what ``torch.tensor`` infers or
 raises, whether ``torch.from_numpy`` accepts an array without a warning, what a
 sparse COO tensor stands for. What a seeded generator draws for seeded_init is
 the exercise itself: it lives on the judge's side only
-(``grader.hidden.oracles.creating_tensors``); a factory expression's result is
+(``grader.hidden.creating_tensors.oracles``); a factory expression's result is
 a finite answer (``grader.checks._finite_answers``).
 """
 

@@ -3,14 +3,14 @@
 Each ``compare_<exercise>(fn, *example)`` runs the student's ``fn`` (through a
 harness where a clock or a CUDA tensor must stay on the student's side), asks
 torch for the truth, and raises ``Mismatch`` with a small counterexample when
-they disagree. The hidden checks (``grader/hidden/test_04_devices.py``) reuse
+they disagree. The hidden checks (``grader/hidden/devices/test.py``) reuse
 these functions on hypothesis-generated inputs. Structure is checked on the
 ``meta`` device, which holds no memory, so grading is the same with or without
 a GPU; the ``*_on_cuda`` variants run only where CUDA works.
 
 pack's truth is the exercise itself (the packing algorithm), and unpack's input
 is what pack makes: their comparisons take it as ``truth=``, from
-``grader.hidden.oracles.devices`` in the judge and stored with the public
+``grader.hidden.devices.oracles`` in the judge and stored with the public
 examples at release in the student's kernel (``stored=True``).
 """
 

@@ -4,7 +4,7 @@ Truths computed by torch: what ``.to`` makes of each tensor of a batch, the
 causal mask; and the rules a timing function must follow, checked against the
 events its harness recorded. The byte layout of a packed buffer is the pack
 exercise itself: it lives on the judge's side only
-(``grader.hidden.oracles.devices``).
+(``grader.hidden.devices.oracles``).
 """
 
 import torch

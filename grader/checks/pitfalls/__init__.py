@@ -5,12 +5,12 @@ calls the student's repaired function on one example, asks torch for the truth
 (``_oracle``) and raises ``Mismatch`` with a small counterexample when
 they disagree. The seventh, ``predict_verdicts``, is graded claim group by
 claim group against the installed torch (``_claims``). The hidden
-checks (``grader/hidden/test_06_pitfalls.py``) reuse these functions on
+checks (``grader/hidden/pitfalls/test.py``) reuse these functions on
 hypothesis-generated inputs, so public and hidden checks cannot drift apart.
 
 The repairs of flatten_scores, masked_mean, linear_on_pixels and swish_grads
 are their own truth: their comparisons take it as ``truth=``, from
-``grader.hidden.oracles.pitfalls`` in the judge and stored with the public
+``grader.hidden.pitfalls.oracles`` in the judge and stored with the public
 examples at release in the student's kernel (``stored=True``).
 """
 

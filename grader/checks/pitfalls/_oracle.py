@@ -3,7 +3,7 @@
 An epoch of plain SGD, and torch's own binary cross-entropy (which clamps its
 logs at -100). The repaired snippets of flatten_scores, masked_mean,
 linear_on_pixels and swish_grads are the exercises themselves: they live on
-the judge's side only (``grader.hidden.oracles.pitfalls``), and the public
+the judge's side only (``grader.hidden.pitfalls.oracles``), and the public
 checks compare with the answers stored for their examples at release
 (``grader.checks._public_examples``).
 """

@@ -3,7 +3,7 @@
 Each ``compare_<exercise>(fn, *example)`` calls the student's ``fn`` on one
 example, asks torch for the truth, and raises ``Mismatch`` with a small
 counterexample when they disagree. The hidden checks
-(``grader/hidden/test_03_shape_ops_broadcasting.py``) reuse these same
+(``grader/hidden/shape_ops_broadcasting/test.py``) reuse these same
 functions on hypothesis-generated inputs.
 
 Four exercises are puzzles with rules (no loops, only listed functions):
@@ -12,7 +12,7 @@ Four exercises are puzzles with rules (no loops, only listed functions):
 
 source_index's and last_tokens' truth is the puzzle's own trick: their
 comparisons take it as ``truth=``, from
-``grader.hidden.oracles.shape_ops_broadcasting`` in the judge and stored with
+``grader.hidden.shape_ops_broadcasting.oracles`` in the judge and stored with
 the public examples at release in the student's kernel (``stored=True``).
 """
 

@@ -2,7 +2,7 @@
 
 Every truth here is a torch call; nothing is hard-coded. The truths of
 last_tokens and source_index are the puzzles' own tricks: they live on the
-judge's side only (``grader.hidden.oracles.shape_ops_broadcasting``). The
+judge's side only (``grader.hidden.shape_ops_broadcasting.oracles``). The
 ``describe_*`` helpers turn inputs and results into the text of a
 counterexample; the ``expect_*`` helpers raise ``Mismatch`` with it.
 """

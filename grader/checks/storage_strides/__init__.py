@@ -3,7 +3,7 @@
 Each ``compare_<exercise>(fn, *example)`` calls the student's ``fn`` on one
 example, asks torch for the truth, and raises ``Mismatch`` with a small
 counterexample when they disagree. The hidden checks
-(``grader/hidden/test_01_storage_strides.py``) reuse these same functions on
+(``grader/hidden/storage_strides/test.py``) reuse these same functions on
 hypothesis-generated inputs, so public and hidden checks cannot drift apart.
 """
 

@@ -16,7 +16,7 @@ test's first positional parameter for ``self`` and looks up attributes on it
 
 The truth of graph_summary, running_mean_losses and train_only is the exercise's
 own algorithm, never shipped: here it comes from
-``grader.hidden.oracles.autograd`` (``truth=``), on every input drawn.
+``grader.hidden.autograd.oracles`` (``truth=``), on every input drawn.
 """
 
 import pytest

@@ -10,7 +10,7 @@ test's first positional parameter for ``self`` and looks up attributes on it
 (a mock marker, ``execute_example``...), which must never reach the student.
 
 The truth of seeded_init is the exercise's own algorithm, never shipped: here it
-comes from ``grader.hidden.oracles.creating_tensors`` (``truth=``), on every
+comes from ``grader.hidden.creating_tensors.oracles`` (``truth=``), on every
 input drawn.
 """
 

@@ -15,7 +15,7 @@ test's first positional parameter for ``self`` and looks up attributes on it
 (a mock marker, ``execute_example``...), which must never reach the student.
 
 The truth of pack and unpack is the exercise's own algorithm, never shipped:
-here it comes from ``grader.hidden.oracles.devices`` (``truth=``), on every
+here it comes from ``grader.hidden.devices.oracles`` (``truth=``), on every
 input drawn.
 """
 

@@ -12,7 +12,7 @@ test's first positional parameter for ``self`` and looks up attributes on it
 
 The truth of flatten_scores, masked_mean, linear_on_pixels and swish_grads is
 the exercise's own algorithm, never shipped: here it comes from
-``grader.hidden.oracles.pitfalls`` (``truth=``), on every input drawn.
+``grader.hidden.pitfalls.oracles`` (``truth=``), on every input drawn.
 """
 
 import pytest

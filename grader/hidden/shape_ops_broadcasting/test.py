@@ -16,7 +16,7 @@ first positional parameter for ``self`` and looks up attributes on it (a mock
 marker, ``execute_example``...), which must never reach the student.
 
 The truth of source_index and last_tokens is the exercise's own algorithm, never
-shipped: here it comes from ``grader.hidden.oracles.shape_ops_broadcasting``
+shipped: here it comes from ``grader.hidden.shape_ops_broadcasting.oracles``
 (``truth=``), on every input drawn.
 """
 
