@@ -15,7 +15,10 @@ never kept: it goes to ``to_rerecord``, and the lesson shows no GPU output for i
 
     python tests/gpu_record.py --seed FOLDER --ran-at COMMIT --outputs-now COMMIT
 
-wrote the first file from the H200 run of issue 30 (``FOLDER``: its
+    python tests/gpu_record.py --prune
+
+moves each recorded cell whose code changed since to ``to_rerecord`` (no GPU needed).
+The first form wrote the first file from the H200 run of issue 30 (``FOLDER``: its
 ``lesson04_<language>_outputs.json``; ``--ran-at``: the code they ran), before
 ``gpu_verify.py`` could record. A language's text is kept only where the cell's stored
 CPU output in that language was the same then and at ``--outputs-now`` (numbers aside):
@@ -114,10 +117,30 @@ def _seed(folder: Path, ran_at: str, outputs_now: str) -> dict:
     return recorded(code_cells(_at(ran_at, LESSON)), printed, now, marked, stamp)
 
 
+def pruned(recording: dict, now: dict[str, str]) -> dict:
+    """``recording`` less each cell whose code ``now`` (id → source) is not the code that
+    printed: those go to ``to_rerecord``, in lesson order. For a machine with no GPU whose
+    edit of a marked cell must not leave the GPU's text under code that never printed it."""
+    stale = {cell_id for cell_id, cell in recording["cells"].items()
+             if cell_id not in now or code_hash(now[cell_id]) != cell["code_sha256"]}
+    later = set(recording["to_rerecord"]) | stale
+    return {**recording,
+            "cells": {k: v for k, v in recording["cells"].items() if k not in stale},
+            "to_rerecord": [cell_id for cell_id in now if cell_id in later]}
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seed", type=Path, required=True)
-    parser.add_argument("--ran-at", required=True)
-    parser.add_argument("--outputs-now", required=True)
+    parser.add_argument("--seed", type=Path)
+    parser.add_argument("--ran-at")
+    parser.add_argument("--outputs-now")
+    parser.add_argument("--prune", action="store_true",
+                        help="only move the cells whose code changed to to_rerecord")
     options = parser.parse_args()
-    write(_seed(options.seed, options.ran_at, options.outputs_now))
+    if options.prune:
+        write(pruned(json.loads(RECORDING.read_text(encoding="utf-8")),
+                     code_cells(json.loads(LESSON.read_text(encoding="utf-8")))))
+    elif not (options.seed and options.ran_at and options.outputs_now):
+        parser.error("--seed, --ran-at and --outputs-now go together (or --prune alone)")
+    else:
+        write(_seed(options.seed, options.ran_at, options.outputs_now))

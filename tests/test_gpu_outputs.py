@@ -139,6 +139,17 @@ def test_a_cell_whose_code_changed_since_it_printed_is_to_rerecord(recorder):
     assert found["cells"]["a"]["code_sha256"] == code_hash(now["a"])
 
 
+def test_pruning_moves_only_the_cells_whose_code_changed_to_rerecord(recorder):
+    _, gpu_record = recorder
+    now = {"a": "print(1)", "b": "print(3)", "c": "print(4)"}
+    recording = {"gpu": "NVIDIA T", "to_rerecord": ["c"], "cells": {
+        "a": {"code_sha256": code_hash("print(1)"), "printed": {"en": "1\n"}},
+        "b": {"code_sha256": code_hash("print(2)"), "printed": {"en": "2\n"}}}}
+    found = gpu_record.pruned(recording, now)
+    assert list(found["cells"]) == ["a"] and found["to_rerecord"] == ["b", "c"]
+    assert found["gpu"] == "NVIDIA T" and found["cells"]["a"] == recording["cells"]["a"]
+
+
 def test_what_gpu_verify_ran_off_the_cpu_path_is_what_the_lesson_shows(recorder, tmp_path,
                                                                        capsys):
     gpu_verify, gpu_record = recorder
