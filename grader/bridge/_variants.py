@@ -147,7 +147,7 @@ def stored_examples(assignment: str, seed: str) -> dict[str, list]:
         fixed = entry.examples()  # never empty: a stored check has examples to store
         allowance = STORED_ALLOWANCES.get(name, lambda *example: {})
         cases = [(example, {"truth": ORACLES[name](*example), **allowance(*example)})
-                 for example in examples_for(name, fixed, seed)[:-len(fixed)]]
+                 for example in examples_for(name, fixed, seed, entry.redraw)[:-len(fixed)]]
         if cases:
             drawn[name] = _public_examples.encode(cases)
     return drawn

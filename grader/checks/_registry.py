@@ -20,6 +20,7 @@ class _Entry:
     examples: Callable[[], list]
     compare: Callable
     stored: bool = False
+    redraw: Callable | None = None  # the rule check() draws a student's examples by
 
     def cases(self) -> list[tuple[tuple, dict]]:
         """``(example, keyword arguments)`` as ``check`` passes them to ``compare``: for a
@@ -36,7 +37,7 @@ class _Entry:
         from ..givens.variants import your_example_seed
         from ._variant_examples import examples_for  # here: not in the judge's memory
 
-        examples = examples_for(self.name, self.examples(), your_example_seed())
+        examples = examples_for(self.name, self.examples(), your_example_seed(), self.redraw)
         return [(example, {}) for example in examples]
 
     def run(self, answer) -> int:
@@ -69,7 +70,8 @@ def _on_input(example, error) -> str:
 _REGISTRY: dict[str, _Entry] = {}
 
 
-def public_check(name: str, examples: Callable[[], list], *, stored: bool = False):
+def public_check(name: str, examples: Callable[[], list], *, stored: bool = False,
+                 redraw: Callable | None = None):
     """Register ``compare(fn, *example)`` as the public check of ``name``.
 
     ``examples`` returns the argument tuples to try (built lazily so importing
@@ -80,12 +82,16 @@ def public_check(name: str, examples: Callable[[], list], *, stored: bool = Fals
     takes it as ``truth=``: the hidden checks pass what an oracle of
     ``grader/hidden/<chapter>/oracles.py`` computes, and ``check`` tries the examples stored at
     release with their answers (``_public_examples``).
+
+    ``redraw(example, rng)``: how a student's examples are drawn from the fixed ones, a
+    new example the exercise's contract allows or None (``_variant_examples``); by
+    default, the example's float tensors over new values. Never seen by the hidden checks.
     """
 
     def register(compare):
         # grader.checks.<chapter>[.<module>]: the chapter's package, wherever in it.
         chapter = compare.__module__.split(".")[2]
-        _REGISTRY[name] = _Entry(name, chapter, examples, compare, stored)
+        _REGISTRY[name] = _Entry(name, chapter, examples, compare, stored, redraw)
         return compare
 
     return register

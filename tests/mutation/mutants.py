@@ -742,8 +742,8 @@ MUTANTS = [
     Mutant(
         "check() tries the fixed examples whatever variant the student was published",
         "grader/checks/_registry.py",
-        (("        examples = examples_for(self.name, self.examples(), your_example_seed())",
-          "        examples = examples_for(self.name, self.examples(), None)  # MUTANT"),),
+        (("self.examples(), your_example_seed(), self.redraw)",
+          "self.examples(), None, self.redraw)  # MUTANT"),),
         ("tests/test_variant_examples.py::test_two_students_are_shown_different_examples",
          "tests/test_variant_examples.py::"
          "test_check_tries_the_students_examples_and_the_seed_is_no_key"),
