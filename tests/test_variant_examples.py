@@ -1,12 +1,14 @@
 """The examples ``check()`` tries vary per student (``grader/checks/_variant_examples.py``).
 
 A published variant holds a seed (no key); ``check()`` draws a few examples of the
-student's own from it before the fixed ones. Two students' examples differ, the
-solution passes every variant's, a student without a published variant gets the fixed
+student's own from it before the fixed ones, by each exercise's redraw rule. Two
+students' examples differ, the solution passes every variant's, a rule keeps the
+verdict its comment promises, a student without a published variant gets the fixed
 examples, and the hidden checks read the fixed examples whatever is published.
 """
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -19,18 +21,31 @@ from grader.checks._digests import finite_exercises
 from grader.checks._local import LocalFunction
 from grader.checks._registry import registered
 from grader.checks._variant_examples import DRAWN, examples_for
+from grader.checks.creating_tensors._oracle import torch_infer_dtype
+from grader.checks.shape_ops_broadcasting._oracle import torch_broadcast_shape
+from grader.checks.storage_strides._oracle import torch_storage_position
 from grader.givens import variants as _variant
 
 KEY = bytes(range(32))
 IDS = [f"student{number:03d}" for number in range(30)]
-# Measured: 13 of the 23 exercises whose truth is torch's hold a float CPU tensor to draw
-# again, and 6 of the 12 whose truth is stored; the rest (shapes, Python data, indices)
-# keep their fixed examples.
-VARYING = {"accumulated_grad", "add_at_", "batched_matmul", "bce_loss", "causal_mask",
-           "diagonal_view", "logsumexp", "share_or_copy", "sliding_windows", "stable_softmax",
-           "to_device", "train_epoch", "unbroadcast"}
-STORED_VARYING = {"flatten_scores", "last_tokens", "linear_on_pixels", "masked_mean",
-                  "swish_grads", "train_only"}
+# Measured: every exercise with examples varies, the 23 whose truth is torch's and the 12
+# whose truth is stored: 19 by their float tensors (the default rule), 16 by a rule of
+# their own (shapes, Python data, indices, seeds: next to their examples).
+VARYING = {"accumulated_grad", "add_at_", "backprop", "batched_matmul", "bce_loss",
+           "broadcast_shape", "can_view", "causal_mask", "contiguous_strides", "coo_to_dense",
+           "diagonal_view", "infer_dtype", "logsumexp", "one_hot", "share_or_copy",
+           "sliding_windows", "stable_softmax", "storage_position", "strided_sum",
+           "time_device_work", "to_device", "train_epoch", "unbroadcast"}
+STORED_VARYING = {"flatten_scores", "graph_summary", "last_tokens", "linear_on_pixels",
+                  "masked_mean", "pack", "running_mean_losses", "seeded_init", "source_index",
+                  "swish_grads", "train_only", "unpack"}
+# What a rule keeps, by its comment: the verdict torch gives each fixed example (a dtype or
+# an error; a broadcast or a clash; an element or an IndexError).
+VERDICTS = {
+    "infer_dtype": lambda data: str(torch_infer_dtype(data))[:14],  # ('TypeError', ...
+    "broadcast_shape": lambda *shapes: torch_broadcast_shape(shapes) is None,
+    "storage_position": lambda *example: torch_storage_position(*example) is None,
+}
 
 
 def _checks() -> dict:
@@ -88,7 +103,7 @@ def test_the_solution_passes_every_variants_examples(name):
     fixed = len(entry.examples())
     for student in IDS:
         seed = _variants.example_seed(KEY, _assignment(entry.chapter), student)
-        examples = examples_for(name, entry.examples(), seed)
+        examples = examples_for(name, entry.examples(), seed, entry.redraw)
         assert 0 < len(examples) - fixed <= DRAWN  # drawn first, the fixed ones after
         for example in examples[:-fixed]:
             entry.compare(solution, *example)
@@ -107,6 +122,41 @@ def test_the_solution_passes_every_variants_stored_examples(name):
         assert 0 < len(cases) <= DRAWN
         for example, answers in cases:
             entry.compare(solution, *example, **answers)
+
+
+@pytest.mark.parametrize("name", sorted(VERDICTS))
+def test_a_redrawn_example_keeps_its_verdict(name):
+    entry, verdict = _checks()[name], VERDICTS[name]
+    for example in entry.examples():
+        for seed in range(50):
+            redrawn = entry.redraw(example, random.Random(seed))
+            if redrawn is not None:
+                assert verdict(*redrawn) == verdict(*example), (example, redrawn)
+
+
+def test_a_redrawn_example_keeps_indices_in_range_and_repeated():
+    """one_hot's labels stay below num_classes; coo_to_dense's indices stay in range and
+    a repeated one still repeats (its values add up)."""
+    one_hot, coo = _checks()["one_hot"], _checks()["coo_to_dense"]
+    for seed in range(50):
+        for labels, classes in filter(None, (one_hot.redraw(e, random.Random(seed))
+                                             for e in one_hot.examples())):
+            assert labels.dtype == torch.int64 and 0 <= labels.min() <= labels.max() < classes
+        for example in coo.examples():
+            redrawn = coo.redraw(example, random.Random(seed))
+            if redrawn is not None:
+                indices, _, size = redrawn
+                assert all(0 <= i < n for index in indices for i, n in zip(index, size))
+                assert len(set(indices)) == len(set(example[0]))
+
+
+def test_the_same_seed_draws_the_same_examples():
+    for name, entry in _checks().items():
+        if name in VARYING:
+            first, again = (_shown([(e, {}) for e in examples_for(name, entry.examples(), "ab12",
+                                                                  entry.redraw)])
+                            for _ in range(2))
+            assert first == again, name
 
 
 def test_without_a_published_variant_the_fixed_examples(tmp_path, monkeypatch):

@@ -7,14 +7,18 @@ Every example is built lazily and deterministically (private generators).
 
 import torch
 
+from .._redraw import renamed_sizes
+
 __all__ = [
     "UNARY",
     "BINARY",
     "CUTTING",
     "graph_examples",
+    "graph_redrawn",
     "logsumexp_examples",
     "accumulation_examples",
     "running_mean_examples",
+    "running_mean_redrawn",
     "train_only_examples",
 ]
 
@@ -68,6 +72,24 @@ def graph_examples():
     ]
 
 
+# Ops a redrawn graph swaps for one another: one node each, elementwise, shapes kept.
+_ELEMENTWISE = [UNARY[op] for op in ("exp", "sin", "tanh", "sigmoid", "relu", "neg", "square",
+                                     "scale")]
+_SWAPS = {template: kind for kind in (_ELEMENTWISE, list(BINARY.values())) for template in kind}
+
+
+def graph_redrawn(example, rng):
+    # Leaf sizes above 1 renamed one-to-one (the leaves still broadcast together), each
+    # elementwise op another of its kind on the same operands: a graph of the same form.
+    (recipe,) = example
+    leaves = recipe["leaves"]
+    shapes = renamed_sizes([shape for shape, _ in leaves], rng) or [shape for shape, _ in leaves]
+    nodes = [[rng.choice(_SWAPS.get(template, [template])), operands]
+             for template, operands in recipe["nodes"]]
+    return ({"leaves": [[shape, grad] for shape, (_, grad) in zip(shapes, leaves)],
+             "nodes": nodes},)
+
+
 def _randn(generator, *shape, scale=1.0):
     return torch.randn(shape, dtype=torch.float64, generator=generator) * scale
 
@@ -116,6 +138,12 @@ def running_mean_examples():
         ({"seed": 1, "steps": 5, "rows": 4, "width": 3, "dtype": "float32"},),
         ({"seed": 2, "steps": 3, "rows": 2, "width": 2, "dtype": "float64"},),
     ]
+
+
+def running_mean_redrawn(example, rng):
+    # Another seed of the data; the steps, sizes and dtype kept.
+    (recipe,) = example
+    return ({**recipe, "seed": rng.randrange(2**31)},)
 
 
 def train_only_examples():

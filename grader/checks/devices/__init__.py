@@ -31,9 +31,12 @@ from .._test_cell import fill, translate
 from ._examples import (
     causal_mask_examples,
     pack_examples,
+    pack_redrawn,
     time_device_work_examples,
+    time_device_work_redrawn,
     to_device_examples,
     unpack_examples,
+    unpack_redrawn,
 )
 from ._harnesses import cuda_sleep_harness, timing_harness
 from ._oracle import (
@@ -147,7 +150,7 @@ def _summary(events: list[str]) -> str:
     return ", ".join(e if n == 1 else f"{e} x{n}" for e, n in runs)[:300]
 
 
-@public_check("time_device_work", time_device_work_examples)
+@public_check("time_device_work", time_device_work_examples, redraw=time_device_work_redrawn)
 def compare_time_device_work(fn, device, repeats, tick, available):
     call = f"time_device_work(work, {device}, repeats={repeats})"
     report = fn.harness(timing_harness, device, repeats, tick, available)
@@ -231,7 +234,7 @@ def _describe_list(tensors: list) -> str:
                                 stride=t.stride()) for t in tensors) + "]"
 
 
-@public_check("pack", pack_examples, stored=True)
+@public_check("pack", pack_examples, stored=True, redraw=pack_redrawn)
 def compare_pack(fn, tensors, *, truth):
     """``truth``: torch's ``(buffer, meta)`` for ``tensors``."""
     _expect_packed(f"pack({_describe_list(tensors)})", fn(tensors), tensors, truth)
@@ -273,7 +276,7 @@ def _expect_unpacked(call: str, result, tensors: list, buffer, reported: bool = 
                                           "not move again)", "checks"), where=where))
 
 
-@public_check("unpack", unpack_examples, stored=True)
+@public_check("unpack", unpack_examples, stored=True, redraw=unpack_redrawn)
 def compare_unpack(fn, tensors, lead, *, truth):
     """``truth``: torch's ``(buffer, meta)`` for ``tensors``, what unpack takes apart (placed
     ``lead`` bytes into its storage); its answer is ``tensors`` themselves."""

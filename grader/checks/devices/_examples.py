@@ -9,6 +9,9 @@ from collections import namedtuple
 
 import torch
 
+from ...givens.devices import ALIGN
+from .._redraw import new_values
+
 __all__ = [
     "NAMEDTUPLES",
     "Batch",
@@ -16,8 +19,11 @@ __all__ = [
     "to_device_examples",
     "causal_mask_examples",
     "time_device_work_examples",
+    "time_device_work_redrawn",
     "pack_examples",
+    "pack_redrawn",
     "unpack_examples",
+    "unpack_redrawn",
 ]
 
 Batch = namedtuple("Batch", ["inputs", "targets"])
@@ -80,6 +86,13 @@ def time_device_work_examples():
     ]
 
 
+def time_device_work_redrawn(example, rng):
+    # Another count of timed calls (at least 1) and tick (k/8 s: exact in binary, as the
+    # fake clock's readings then are); the device and what is available kept.
+    device, _, _, available = example
+    return device, rng.randint(1, 6), rng.randint(1, 16) / 8, available
+
+
 def _mixed():
     return [sample((3,)), sample((2, 2), torch.int64), sample((5,), torch.bool),
             sample((), torch.float16)]
@@ -98,6 +111,14 @@ def pack_examples():
     ]
 
 
+def pack_redrawn(example, rng):
+    # The tensors shuffled (the slots move) over new values of their dtypes (any bytes
+    # pack alike); layouts, dtypes and the one device kept.
+    tensors = [new_values(tensor, rng) for tensor in example[0]]
+    rng.shuffle(tensors)
+    return (tensors,)
+
+
 def unpack_examples():
     return [  # (tensors, lead): the buffer starts `lead` bytes into its storage
         ([sample((3, 4))], 0),
@@ -107,3 +128,8 @@ def unpack_examples():
         ([sample((0, 2)), sample((3,), torch.float64)], 0),
         ([sample((2, 3), torch.bfloat16, "meta"), sample((5,), torch.int32, "meta")], 16),
     ]
+
+
+def unpack_redrawn(example, rng):
+    # pack's rule, and the buffer another multiple of ALIGN bytes into its storage.
+    return *pack_redrawn(example[:1], rng), ALIGN * rng.randint(0, 3)

@@ -19,6 +19,7 @@ the public examples at release in the student's kernel (``stored=True``).
 import torch
 
 from .._compare import as_plain, first_difference, is_tensor, shares_storage
+from .._redraw import new_ints, renamed_sizes
 from .._registry import RAISED_LIKE_TORCH, Mismatch, public_check, result_unless_torch_raises
 from .._test_cell import fill, translate
 from ._oracle import (
@@ -77,7 +78,9 @@ def _broadcast_shape_examples():
     ]
 
 
-@public_check("broadcast_shape", _broadcast_shape_examples)
+# Redrawn: sizes above 1 renamed one-to-one, 0 and 1 kept (_redraw.renamed_sizes), so
+# each example broadcasts, or clashes, as before.
+@public_check("broadcast_shape", _broadcast_shape_examples, redraw=renamed_sizes)
 def compare_broadcast_shape(fn, *shapes):
     truth = torch_broadcast_shape(shapes)
     call = f"broadcast_shape({', '.join(map(str, shapes))})"
@@ -103,7 +106,15 @@ def _source_index_examples():
     ]
 
 
-@public_check("source_index", _source_index_examples, stored=True)
+def _source_index_redrawn(example, rng):
+    # Sizes renamed as broadcast_shape's (in_shape still broadcasts to out_shape), and an
+    # out_index anywhere in the out_shape.
+    _, in_shape, out_shape = example
+    in_shape, out_shape = renamed_sizes((in_shape, out_shape), rng) or (in_shape, out_shape)
+    return tuple(rng.randrange(size) for size in out_shape), in_shape, out_shape
+
+
+@public_check("source_index", _source_index_examples, stored=True, redraw=_source_index_redrawn)
 def compare_source_index(fn, out_index, in_shape, out_shape, *, truth):
     """``truth``: the input index that ``input.expand(out_shape)[out_index]`` reads."""
     result = fn(out_index, in_shape, out_shape)
@@ -200,7 +211,13 @@ def _one_hot_examples():
     ]
 
 
-@public_check("one_hot", _one_hot_examples)
+def _one_hot_redrawn(example, rng):
+    # New labels, laid out as before, anywhere in range(num_classes): indices in bounds.
+    labels, num_classes = example
+    return (new_ints(labels, rng, 0, num_classes - 1), num_classes) if labels.numel() else None
+
+
+@public_check("one_hot", _one_hot_examples, redraw=_one_hot_redrawn)
 def compare_one_hot(fn, labels, num_classes):
     result = fn(labels, num_classes)
     call = _call("one_hot", labels, num_classes)

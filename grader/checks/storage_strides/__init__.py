@@ -13,6 +13,7 @@ from ...givens.storage_strides import OPERATIONS
 from ...givens.variants import your_items
 from .._compare import expect_int, expect_ints
 from .._digests import is_right
+from .._redraw import new_index, renamed_sizes
 from .._registry import RAISED_LIKE_TORCH, Mismatch, public_check, result_unless_torch_raises
 from .._test_cell import fill, translate
 from ._harnesses import torch_calls_harness
@@ -44,7 +45,13 @@ def _contiguous_strides_examples():
     return [(shape,) for shape in shapes]
 
 
-@public_check("contiguous_strides", _contiguous_strides_examples)
+def _contiguous_strides_redrawn(example, rng):
+    # Any sizes make a shape: those above 1 renamed, 0 and 1 kept (the edge cases).
+    return renamed_sizes(example, rng)
+
+
+@public_check("contiguous_strides", _contiguous_strides_examples,
+              redraw=_contiguous_strides_redrawn)
 def compare_contiguous_strides(fn, shape):
     result = fn(shape)
     truth = torch_contiguous_strides(shape)
@@ -73,7 +80,16 @@ def _storage_position_examples():
     ]
 
 
-@public_check("storage_position", _storage_position_examples)
+def _storage_position_redrawn(example, rng):
+    # Any non-negative strides and offset (a zero stride kept: expanded); each index in
+    # range another with its sign, one out of range kept: an IndexError stays one.
+    index, shape, stride, _ = example
+    return (tuple(new_index(i, size, rng) for i, size in zip(index, shape)), shape,
+            tuple(s and rng.randint(1, 9) for s in stride), rng.randint(0, 9))
+
+
+@public_check("storage_position", _storage_position_examples,
+              redraw=_storage_position_redrawn)
 def compare_storage_position(fn, index, shape, stride, offset):
     truth = torch_storage_position(index, shape, stride, offset)
     call = f"storage_position({index}, {shape}, {stride}, {offset})"
@@ -184,7 +200,17 @@ def _can_view_examples():
     ]
 
 
-@public_check("can_view", _can_view_examples)
+def _can_view_redrawn(example, rng):
+    # The tensor's dims permuted with their strides, every stride times 1, 2 or 3 (another
+    # real layout: a permuted, stepped view), new_shape's sizes permuted (as many
+    # elements, still no -1). Whether it views is torch's to say.
+    shape, stride, new_shape = example
+    dims, step = rng.sample(range(len(shape)), len(shape)), rng.randint(1, 3)
+    return (tuple(shape[d] for d in dims), tuple(stride[d] * step for d in dims),
+            tuple(rng.sample(new_shape, len(new_shape))))
+
+
+@public_check("can_view", _can_view_examples, redraw=_can_view_redrawn)
 def compare_can_view(fn, shape, stride, new_shape):
     result = fn(shape, stride, new_shape)
     truth = torch_can_view(shape, stride, new_shape)
@@ -218,6 +244,14 @@ def _strided_sum_examples():
     ]
 
 
+def _strided_sum_redrawn(example, rng):
+    # New ints in the storage, -9..9 as the hidden checks' (the layout reads the same
+    # positions of a list as long), and another dim in range, negative or not.
+    storage, shape, stride, offset, _ = example
+    return ([rng.randint(-9, 9) for _ in storage], shape, stride, offset,
+            rng.randrange(-len(shape), len(shape)))
+
+
 def _same_nested(result, truth) -> bool:
     """``result`` is ``truth`` (nested lists of ints, as ``.tolist()`` gives) exactly."""
     if isinstance(truth, list):
@@ -226,7 +260,7 @@ def _same_nested(result, truth) -> bool:
     return type(result) is int and result == truth  # 3.0, True or a tensor is not an int
 
 
-@public_check("strided_sum", _strided_sum_examples)
+@public_check("strided_sum", _strided_sum_examples, redraw=_strided_sum_redrawn)
 def compare_strided_sum(fn, storage, shape, stride, offset, dim):
     call = f"strided_sum({list(storage)}, {shape}, {stride}, {offset}, {dim})"
     result, called = fn.harness(torch_calls_harness, storage, shape, stride, offset, dim)
