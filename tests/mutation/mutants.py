@@ -756,6 +756,20 @@ MUTANTS = [
         ("tests/test_variant_examples.py::test_two_students_are_shown_different_examples",),
     ),
     Mutant(
+        "an exercise's own redraw rule ignored: only float tensors are drawn again",
+        "grader/checks/_variant_examples.py",
+        (("    redraw = redraw or floats_redrawn", "    redraw = floats_redrawn  # MUTANT"),),
+        ("tests/test_variant_examples.py::test_two_students_are_shown_different_examples",
+         "tests/test_variant_examples.py::test_the_solution_passes_every_variants_examples"),
+    ),
+    Mutant(
+        "a redrawn shape's sizes renamed many-to-one: a clash may broadcast",
+        "grader/checks/_redraw.py",
+        (("    new = dict(zip(old, rng.sample(range(2, 8), len(old))))",
+          "    new = dict(zip(old, rng.choices(range(2, 8), k=len(old))))  # MUTANT"),),
+        ("tests/test_variant_examples.py::test_a_redrawn_example_keeps_its_verdict",),
+    ),
+    Mutant(
         "check() tries a stored-truth exercise's fixed examples whatever was published",
         "grader/checks/_registry.py",
         (("            return (_public_examples.decode(your_stored_examples(self.name))",
