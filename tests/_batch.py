@@ -9,7 +9,7 @@ import sys
 import time
 from dataclasses import dataclass
 
-from conftest import ASSIGNMENTS, COURSE, ROOT, load_notebook
+from support import ASSIGNMENTS, COURSE, ROOT, load_notebook
 
 from grader.batch import _gradebook
 from grader.batch._demo import synthetic_submission
@@ -112,3 +112,9 @@ def outcome(instructor, db_url: str | None = None) -> dict:
                 if row["assignment"] == ASSIGNMENT]
     feedback = sorted(p.parts[-3] for p in (instructor / "feedback").glob(f"*/{ASSIGNMENT}/*.html"))
     return {"scores": scores, "csv rows": sorted(rows), "feedback": feedback}
+
+
+def with_alembic(patch, db_url: str) -> str:
+    """nbgrader makes a new gradebook with ``alembic``, which it finds on PATH."""
+    patch.setenv("PATH", os.pathsep.join([os.path.dirname(sys.executable), os.environ["PATH"]]))
+    return db_url

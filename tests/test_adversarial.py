@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from adversarial import wrapper
-from conftest import COURSE, complete_notebook, load_notebook
+from support import COURSE, complete_notebook, load_notebook
 
 from grader import _notebook
 from grader.givens.shape_ops_broadcasting import RULES

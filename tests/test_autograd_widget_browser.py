@@ -13,15 +13,16 @@ import re
 
 import pytest
 import torch
-from conftest import ROOT
 from lab.running import (
     CHROMIUM,
     CHROMIUM_ARGS,
     Lab,
+    css_hex,
     offline_page,
     run_all_until,
     wait_for_idle_kernel,
 )
+from support import ROOT
 
 from anatomy_widgets._autograd import values_text
 from anatomy_widgets._contrast import AA, contrast_ratio
@@ -164,10 +165,5 @@ def test_every_text_keeps_4_5_to_1_contrast_as_rendered(page):
         for error in _cell(page, first_line).locator(".ta-error").all():
             pairs.append(error.evaluate(_ERROR_JS))
     assert len(pairs) > 8 and "error" in [t for t, *_ in pairs]  # the second backward's
-    low = [(t, fg, bg) for t, fg, bg in pairs if contrast_ratio(_hex(fg), _hex(bg)) < AA]
+    low = [(t, fg, bg) for t, fg, bg in pairs if contrast_ratio(css_hex(fg), css_hex(bg)) < AA]
     assert low == []
-
-
-def _hex(css: str) -> str:
-    r, g, b = (int(v) for v in re.findall(r"\d+", css)[:3])
-    return f"#{r:02x}{g:02x}{b:02x}"

@@ -16,7 +16,7 @@ import os
 import random
 
 from _batch import STUDENTS, grade_to_the_end, kill_after, outcome, write_submissions
-from conftest import ASSIGNMENTS, COURSE, load_notebook
+from support import ASSIGNMENTS, COURSE, load_notebook
 
 from grader.batch import _parallel
 

@@ -6,12 +6,11 @@ import subprocess
 import sys
 
 import pytest
-from conftest import COURSE, ROOT, load_notebook
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support import COURSE, ROOT, complete_notebook, load_notebook
 
 from grader._notebook import code_cells
-from grader.batch._demo import synthetic_submission
 from grader.batch._triage import triage
 from grader.bridge._structure import restore_structure
 
@@ -20,8 +19,7 @@ NAME = COURSE.release_notebook(ASSIGNMENT).name
 
 
 def _complete() -> dict:
-    return synthetic_submission(load_notebook(COURSE.release_notebook(ASSIGNMENT)),
-                                load_notebook(COURSE.source_notebook(ASSIGNMENT)), 1.0)
+    return complete_notebook(ASSIGNMENT)
 
 
 def _other_assignment() -> dict:

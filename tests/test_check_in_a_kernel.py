@@ -4,8 +4,8 @@ short message, the exercise and its counterexample, and no frame of the grader's
 import re
 
 import nbformat
-from conftest import ROOT
 from nbclient import NotebookClient
+from support import ROOT
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 

@@ -10,7 +10,7 @@ import ast
 import re
 from pathlib import Path
 
-from conftest import ROOT
+from support import ROOT
 
 CITATION = re.compile(r"tests/[\w/]+\.py(?:::\w+)?")
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]

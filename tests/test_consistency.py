@@ -6,7 +6,7 @@
 import copy
 
 import pytest
-from conftest import ASSIGNMENTS, COURSE, ROOT, load_notebook
+from support import ASSIGNMENTS, COURSE, ROOT, load_notebook
 
 from grader import _notebook, _read_first
 from grader._authoring import _HEADING, restated

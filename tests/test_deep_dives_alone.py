@@ -14,7 +14,7 @@ import sys
 import types
 
 import pytest
-from conftest import ROOT, load_notebook
+from support import ROOT, load_notebook
 
 from grader import _notebook
 

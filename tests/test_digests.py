@@ -6,7 +6,7 @@ import sys
 
 import pytest
 import torch
-from conftest import ROOT
+from support import ROOT
 
 from grader import check
 from grader.checks import Mismatch, _digests, _finite_answers

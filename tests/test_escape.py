@@ -27,6 +27,7 @@ import pytest
 from escape.attacks import ATTACKS, KILLED, OVER_MEMORY, attack_cell
 from escape.listeners import serve_forever
 from escape.users import reachable_by_others, unprivileged_user
+from support import file_digest
 
 from grader.judge import _judge_server
 from grader.judge._judge_server import judge
@@ -57,10 +58,6 @@ CALIBRATED = (
 CALIBRATED_AS_ROOT = ("creates a bpf map", "opens a userfaultfd", "keeps a capability",
                       "enters the canary's namespaces", "becomes root", "chroots",
                       "makes a device node and opens it")
-
-
-def _digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 @pytest.fixture(scope="module")
@@ -130,9 +127,9 @@ def _grade_batch(host: dict, names, **environment) -> dict:
 @pytest.fixture(scope="module")
 def batch(host):
     protected = _protected(host)
-    before = {path: _digest(path) for path in protected}
+    before = {path: file_digest(path) for path in protected}
     verdicts = _grade_batch(host, ATTACKS)
-    after = {path: _digest(path) for path in protected}
+    after = {path: file_digest(path) for path in protected}
     return verdicts, before, after
 
 

@@ -9,8 +9,8 @@ wrong answer's check is one short line. Screenshots go to ``tests/artifacts/brow
 import shutil
 
 import pytest
-from conftest import ROOT
 from lab.running import CHROMIUM, CHROMIUM_ARGS, Lab, offline_page, wait_for_idle_kernel
+from support import ROOT
 
 from grader import _notebook
 

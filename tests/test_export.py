@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from _batch import with_alembic
 
 from grader.batch._export import export_for_lms
 from grader.bridge._csv_export import COLUMNS, SafeCsvExportPlugin
@@ -36,19 +37,13 @@ HARMLESS = ("ada", "grace", "linus")
 POINTS = {"a1": {"x": 2.0, "y": 3.0}, "a2": {"z": 4.0}}
 
 
-def _with_alembic(patch, db_url: str) -> str:
-    """nbgrader makes a new gradebook with ``alembic``, which it finds on PATH."""
-    patch.setenv("PATH", os.pathsep.join([os.path.dirname(sys.executable), os.environ["PATH"]]))
-    return db_url
-
-
 @pytest.fixture(scope="module")
 def exported(tmp_path_factory):
     from nbgrader.api import Gradebook
 
     folder = tmp_path_factory.mktemp("export")
     db_url = f"sqlite:///{folder / 'gradebook.db'}"
-    with pytest.MonkeyPatch.context() as patch, Gradebook(_with_alembic(patch, db_url)) as book:
+    with pytest.MonkeyPatch.context() as patch, Gradebook(with_alembic(patch, db_url)) as book:
         for assignment, cells in POINTS.items():
             book.update_or_create_assignment(assignment, duedate=DUE)
             book.update_or_create_notebook(assignment, assignment)
@@ -151,7 +146,7 @@ def test_grades_csv_is_nbgraders_byte_for_byte_where_nbgrader_wrote_it_right(exp
 
 def test_nbgrader_export_writes_grades_csv_with_our_plugin(exported, tmp_path):
     """``nbgrader export``, configured by nbgrader_config.py, on the same gradebook."""
-    from conftest import ROOT
+    from support import ROOT
 
     env = {**os.environ, "TENSOR_ANATOMY_INSTRUCTOR_DIR": str(exported.parent),
            "PATH": os.pathsep.join([os.path.dirname(sys.executable), os.environ["PATH"]])}

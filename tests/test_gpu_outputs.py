@@ -16,7 +16,7 @@ import sys
 
 import pytest
 import torch
-from conftest import ROOT, load_notebook
+from support import ROOT, load_notebook
 
 from anatomy_widgets import _gpu_outputs
 from anatomy_widgets._gpu_outputs import code_hash, gpu_printed

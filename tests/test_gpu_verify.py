@@ -16,7 +16,7 @@ import sys
 
 import pytest
 import torch
-from conftest import ROOT, load_notebook
+from support import ROOT, load_notebook
 
 
 def test_gpu_verify_passes_on_this_machines_path():

@@ -5,28 +5,14 @@ exactly as nbgrader's autograde step gets it.
 """
 
 import copy
-import importlib
 from concurrent.futures import ThreadPoolExecutor
 
-from conftest import COURSE, complete_notebook, load_notebook
+from support import COURSE, complete_notebook, load_notebook
+from support.answers import with_answers, wrong_answers
+from support.tampering import TAMPERING
 
 from grader import _notebook
 from grader.judge._judge_server import judge
-
-
-def _with_answers(nb: dict, answers: dict[str, str]) -> dict:
-    """``nb`` with the solution cell of each named exercise replaced."""
-    nb = copy.deepcopy(nb)
-    for cell in nb["cells"]:
-        grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id", "")
-        if grade_id.removesuffix("_answer") in answers and grade_id.endswith("_answer"):
-            cell["source"] = answers[grade_id.removesuffix("_answer")]
-    return nb
-
-
-def _wrong_answers(assignment: str) -> dict[str, list[str]]:
-    chapter = assignment.split("_", 1)[1]
-    return importlib.import_module(f"grader.hidden.{chapter}.wrong_answers").WRONG_ANSWERS
 
 
 def _fractions(verdict: dict) -> dict[str, tuple[int, int]]:
@@ -61,7 +47,7 @@ def test_the_released_stub_scores_zero(assignment):
 
 
 def test_plausible_wrong_answers_are_caught(assignment):
-    wrong = _wrong_answers(assignment)
+    wrong = wrong_answers(assignment)
     # Every exercise has its wrong answers: the exercises are the notebook's test cells, as
     # the judge matches them (test_the_solution_scores_full), read here without a judge run
     # (a complete notebook's judging cost 15-31 s of this test's time per assignment).
@@ -75,7 +61,7 @@ def test_plausible_wrong_answers_are_caught(assignment):
     complete = complete_notebook(assignment)
     with ThreadPoolExecutor(max_workers=2) as pool:
         verdicts = list(pool.map(
-            lambda answers: judge(_with_answers(complete, answers), assignment),
+            lambda answers: judge(with_answers(complete, answers), assignment),
             rounds))
     for k, (answers, verdict) in enumerate(zip(rounds, verdicts, strict=True)):
         for name, (passed, total) in _scores(verdict, assignment).items():
@@ -83,29 +69,6 @@ def test_plausible_wrong_answers_are_caught(assignment):
                 assert passed < total, f"wrong answer #{k} for {name} scored full:\n{answers[name]}"
             else:
                 assert passed == total, f"{name} lost points while another was wrong"
-
-
-TAMPERING = '''
-import builtins, sys, torch
-import grader, grader.checks
-torch.equal = lambda *a, **k: True
-torch.allclose = lambda *a, **k: True
-torch.Tensor.__eq__ = lambda *a, **k: True
-torch.Tensor.__ne__ = lambda *a, **k: False
-builtins.isinstance = lambda *a, **k: True
-grader.check = grader.checks.check = lambda *a, **k: None
-for name in list(sys.modules):
-    if name.startswith(("grader", "pytest", "hypothesis")):
-        sys.modules[name] = None
-
-class Anything:
-    def __eq__(self, other):
-        return True
-    __hash__ = object.__hash__
-
-def _anything(*args, **kwargs):
-    return Anything()
-'''
 
 
 def test_tampering_scores_the_same_as_the_blank_stub(assignment):
@@ -155,7 +118,7 @@ BORROWED = {
 
 def test_answers_borrowed_from_the_graders_own_modules_score_zero():
     for assignment, answers in BORROWED.items():
-        verdict = judge(_with_answers(complete_notebook(assignment), answers), assignment)
+        verdict = judge(with_answers(complete_notebook(assignment), answers), assignment)
         scores = _fractions(verdict)
         assert {name: scores[name][0] for name in answers} == dict.fromkeys(answers, 0)
         assert all(passed == total for name, (passed, total) in scores.items()

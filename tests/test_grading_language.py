@@ -12,7 +12,7 @@ import sys
 
 import nbformat
 import pytest
-from conftest import COURSE, ROOT, load_notebook
+from support import COURSE, ROOT, load_notebook
 
 from grader import _language
 from grader._language import ENGLISH, KEY, localized

@@ -16,7 +16,7 @@ import time
 import psutil
 import pytest
 from _batch import ASSIGNMENT, STUDENTS, write_submissions
-from conftest import ROOT
+from support import ROOT
 
 from grader.batch import _phases
 from grader.batch._phases import PHASES

@@ -12,7 +12,7 @@ folders: ``strategies.py``, ``oracles.py`` (with ``_oracle_registry.py``),
 """
 
 import pytest
-from conftest import COURSE, ROOT
+from support import COURSE, ROOT
 
 from grader.checks import exercise_names
 from grader.checks._registry import registered

@@ -11,7 +11,6 @@ the cell swaps in a wrong answer, so it could not score 2; its cell must also
 report it refused, and the same cell run bare is shown to work.
 """
 
-import hashlib
 import shutil
 import socket
 import subprocess
@@ -22,6 +21,7 @@ from pathlib import Path
 import pytest
 from escape.attacks import ATTACKS, attempt_cell
 from escape.listeners import serve_forever
+from support import file_digest
 
 from grader.judge._judge_server import judge
 
@@ -112,10 +112,6 @@ def _attacks(targets: dict) -> dict[str, tuple[list[str], int]]:
     }}
 
 
-def _digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
 @pytest.fixture(scope="module")
 def instructor(tmp_path_factory, request):
     folder = tmp_path_factory.mktemp("instructor")
@@ -143,7 +139,7 @@ def targets(instructor):
 def outcomes(instructor, targets):
     protected = [CHECKS, instructor / "gradebook.db",
                  instructor / "submitted" / "other" / "a" / "a.ipynb"]
-    before = {p: _digest(p) for p in protected}
+    before = {p: file_digest(p) for p in protected}
     attacks = _attacks(targets)
 
     def grade(cells):
@@ -153,7 +149,7 @@ def outcomes(instructor, targets):
     with ThreadPoolExecutor(max_workers=2) as pool:
         verdicts = dict(zip(attacks, pool.map(grade, [c for c, _ in attacks.values()]),
                             strict=True))
-    after = {p: _digest(p) for p in protected}
+    after = {p: file_digest(p) for p in protected}
     return attacks, verdicts, before, after
 
 

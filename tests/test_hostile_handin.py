@@ -14,10 +14,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import ASSIGNMENTS, COURSE, ROOT
 from escape.users import unprivileged_user as _user
 from nbgrader.utils import parse_utc
-from test_exchange import COURSE_ID, Class, _nbgrader, _run, class_in_a_folder
+from support import ASSIGNMENTS, COURSE, ROOT
+from support.exchange import COURSE_ID, Class, class_in_a_folder, nbgrader_command, run_as
 
 from grader.collect._inbound import changed_at
 
@@ -105,15 +105,15 @@ class HostileClass(Class):
         (home / ASSIGNMENT).mkdir(parents=True)
         shutil.copy(COURSE.release_notebook(ASSIGNMENT), home / ASSIGNMENT / NOTEBOOK)
         _give(home, user)
-        return _run(self.as_student("submit"), home, self.student_env(user, home), user)
+        return run_as(self.as_student("submit"), home, self.student_env(user, home), user)
 
     def fetch_feedback(self, user: str) -> list[Path]:
         home = self.top / f"home-{user}"
-        _run(self.as_student("fetch_feedback"), home, self.student_env(user, home), user)
+        run_as(self.as_student("fetch_feedback"), home, self.student_env(user, home), user)
         return sorted((home / ASSIGNMENT / "feedback").rglob("*.html"))
 
     def as_student(self, command: str) -> list[str]:
-        return _nbgrader(command, ASSIGNMENT, f"--Exchange.root={self.exchange}",
+        return nbgrader_command(command, ASSIGNMENT, f"--Exchange.root={self.exchange}",
                          f"--CourseDirectory.course_id={COURSE_ID}")
 
 
@@ -154,7 +154,7 @@ def _collect(room: HostileClass) -> subprocess.CompletedProcess:
     to /dev/zero were ever followed again, this test fails instead of filling the disk."""
     def bounded():
         resource.setrlimit(resource.RLIMIT_FSIZE, (256 << 20, 256 << 20))
-    return subprocess.run(_nbgrader("collect", ASSIGNMENT), cwd=ROOT, env=room.env,
+    return subprocess.run(nbgrader_command("collect", ASSIGNMENT), cwd=ROOT, env=room.env,
                           capture_output=True, text=True, timeout=300, preexec_fn=bounded)
 
 
@@ -170,14 +170,14 @@ def _feedback(room: HostileClass) -> dict[str, list[Path]]:
             for name in ("timestamp.txt", "submission_secret.txt"):
                 shutil.copy(submitted / name, pages / name)
             (pages / NOTEBOOK).with_suffix(".html").write_text(f"<p>feedback for {user}</p>")
-    _run(_nbgrader("release_feedback", ASSIGNMENT), ROOT, room.env)
+    run_as(nbgrader_command("release_feedback", ASSIGNMENT), ROOT, room.env)
     return {user: room.fetch_feedback(user) for user in HONEST}
 
 
 @pytest.fixture(scope="module")
 def handed_in():
     with class_in_a_folder(HostileClass, "tensor-anatomy-hostile-") as room:
-        _run(_nbgrader("release_assignment", ASSIGNMENT, "--force"), ROOT, room.env)
+        run_as(nbgrader_command("release_assignment", ASSIGNMENT, "--force"), ROOT, room.env)
         for user in HONEST:
             room.submit(user)
         _forge_under_a_classmates_name(room)

@@ -5,7 +5,7 @@ id the grading command prints shown through ``terminal_safe``."""
 
 import pytest
 from _batch import blank_stub, file_and_grade
-from conftest import ASSIGNMENTS
+from support import ASSIGNMENTS
 
 from grader.batch import _gradebook
 

@@ -18,9 +18,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from conftest import ASSIGNMENTS, COURSE, ROOT, load_notebook
-
-from grader.batch._demo import synthetic_submission
+from support import ASSIGNMENTS, COURSE, ROOT, submission
 
 ASSIGNMENT = ASSIGNMENTS[0]
 NOTEBOOK = COURSE.release_notebook(ASSIGNMENT).name
@@ -32,9 +30,7 @@ FULLWIDTH_ID = "１２３４５"  # NFKC makes it 12345, the innocent Ada's id
 
 @cache
 def _notebook(share: float) -> bytes:
-    release = load_notebook(COURSE.release_notebook(ASSIGNMENT))
-    source = load_notebook(COURSE.source_notebook(ASSIGNMENT))
-    return json.dumps(synthetic_submission(release, source, share)).encode()
+    return json.dumps(submission(ASSIGNMENT, share)).encode()
 
 
 def _member(name: str, data: bytes, mode: int = 0o644, kind: int = stat.S_IFREG):

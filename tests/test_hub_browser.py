@@ -22,35 +22,42 @@ Playwright or node/npm is missing.
 import grp
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
 import tempfile
-import uuid
 from pathlib import Path
 
 import pytest
-from conftest import COURSE, ROOT, load_notebook
 from escape.users import reachable_by_others
 from hub.kernel import run_in_kernel
 from hub.running import Hub, os_user, proxy_missing
 from lab.running import CHROMIUM, chromium
+from support import COURSE, ROOT, load_notebook
+from support.exchange import nbgrader_command
+from support.hub import (
+    ASSIGNMENT,
+    COURSE_ID,
+    STUDENT_FOLDER,
+    Room,
+    assignment_list,
+    kernel_tries,
+    log_in,
+    menu_labels,
+    nbgrader_menu,
+    new_page,
+    quiet_lab,
+    screenshot,
+)
 
 from grader import edition
-from grader.batch import _gradebook
 from grader.batch._demo import synthetic_submission
 from grader.edition import hub_modes
 
-ASSIGNMENT = "01_storage_strides"
-COURSE_ID = "tensor-anatomy-hub-test"
 STUDENTS = {"hub-ada": 1.0, "hub-bob": 0.5}  # OS user → share of the answers filled in
 INSTRUCTOR = "hub-teach"  # an OS user too, in the hub's group "instructors"
 INSTRUCTORS_GROUP = "hub-instructors"  # the OS group deploy/README.md has root make for them
-STUDENT_FOLDER = "tensor-anatomy-student"  # deploy/jupyterhub_config.py clones it there
 ARTIFACTS = ROOT / "tests" / "artifacts" / "hub"
-TIMEOUT_MS = 60_000
-SPAWN_TIMEOUT_MS = 120_000  # login, first clone, JupyterLab's start and first page load
 
 
 pytestmark = [
@@ -64,50 +71,6 @@ pytestmark = [
 sync_api = pytest.importorskip(
     "playwright.sync_api", reason="playwright not installed (pip install -e '.[dev]')"
 )
-
-
-class Room:
-    """The instructor's side (an exchange, an instructor folder) and the students' homes."""
-
-    def __init__(self, top: Path):
-        self.top, self.exchange, self.instructor = top, top / "exchange", top / "instructor"
-        self.env = {**os.environ, "TENSOR_ANATOMY_EXCHANGE": str(self.exchange),
-                    "TENSOR_ANATOMY_COURSE_ID": COURSE_ID,
-                    "TENSOR_ANATOMY_INSTRUCTOR_DIR": str(self.instructor)}
-        self.password = uuid.uuid4().hex
-        self.url = ""
-
-    def home(self, user: str) -> Path:
-        return self.top / "home" / user
-
-    def notebook(self, user: str) -> Path:
-        return (self.home(user) / STUDENT_FOLDER / ASSIGNMENT
-                / COURSE.release_notebook(ASSIGNMENT).name)
-
-    def instructor_runs(self, *cmd: str) -> str:
-        done = subprocess.run(list(cmd), cwd=ROOT, env=self.env, capture_output=True,
-                              text=True, timeout=600)
-        assert done.returncode == 0, f"{cmd}\n{done.stdout[-2000:]}\n{done.stderr[-3000:]}"
-        return done.stdout + done.stderr
-
-    def scores(self) -> dict:
-        return _gradebook.scores(f"sqlite:///{self.instructor / 'gradebook.db'}", ASSIGNMENT)
-
-
-def _quiet_lab(home: Path) -> None:
-    """No news or update checks in the student's JupyterLab: offline, and their toasts
-    cover buttons."""
-    path = (home / ".jupyter" / "lab" / "user-settings" / "@jupyterlab" / "apputils-extension"
-            / "notification.jupyterlab-settings")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"fetchNews": "false", "checkForUpdates": False}))
-    entry = home.stat()
-    for made in home.rglob("*"):
-        os.chown(made, entry.st_uid, entry.st_gid, follow_symlinks=False)
-
-
-def _nbgrader(*args: str) -> list[str]:
-    return [sys.executable, "-m", "nbgrader", *args]
 
 
 @pytest.fixture(scope="module")
@@ -133,8 +96,8 @@ def room():
             edition.build(COURSE, built)  # this room's exchange baked into its config
             for user in [*STUDENTS, INSTRUCTOR]:
                 os_user(user, room.home(user))
-                _quiet_lab(room.home(user))
-            room.instructor_runs(*_nbgrader("release_assignment", ASSIGNMENT, "--force"))
+                quiet_lab(room.home(user))
+            room.instructor_runs(*nbgrader_command("release_assignment", ASSIGNMENT, "--force"))
             closed += _closed_to_students(room)
             hub_env = {**room.env, "TENSOR_ANATOMY_HUB_STUDENTS": ",".join(STUDENTS),
                        "TENSOR_ANATOMY_HUB_INSTRUCTORS": INSTRUCTOR,
@@ -168,58 +131,10 @@ def browser(room):
         yield launched
 
 
-def _new_page(browser):
-    """A page with cookies of its own: one user's session."""
-    page = browser.new_context(viewport={"width": 1400, "height": 900}).new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    # Nothing leaves localhost (only other hosts are routed, to be refused).
-    page.route(re.compile(r"^(?!http://127\.0\.0\.1[:/]|data:|blob:)"), _refuse)
-    return page
-
-
-def _refuse(route) -> None:
-    route.abort()
-
-
 @pytest.fixture(scope="module")
 def pages(browser):
     """One page per student, kept from one step to the next."""
-    return {user: _new_page(browser) for user in STUDENTS}
-
-
-def _log_in(page, room: Room, user: str) -> None:
-    """Through the hub's login page, until the user's JupyterLab has started and loaded."""
-    page.goto(f"{room.url}/hub/login")
-    page.locator("#username_input").fill(user)
-    page.locator("#password_input").fill(room.password)
-    page.locator("#login_submit").click()
-    page.wait_for_url(re.compile(rf"/user/{user}/lab"), timeout=SPAWN_TIMEOUT_MS)
-    page.locator(".lm-MenuBar-item", has_text="Nbgrader").wait_for(timeout=SPAWN_TIMEOUT_MS)
-
-
-def _shot(page, name: str) -> None:
-    page.screenshot(path=ARTIFACTS / f"{name}.png")
-
-
-def _nbgrader_menu(page):
-    page.locator(".lm-MenuBar-item", has_text="Nbgrader").click()
-    menu = page.locator("#jp-mainmenu-nbgrader")
-    menu.wait_for()
-    return menu
-
-
-def _labels(menu) -> list[str]:
-    """The menu's items, in lower case (nbgrader spells "Create assignment" so)."""
-    return [t.strip().lower() for t in menu.locator(".lm-Menu-itemLabel").all_inner_texts()]
-
-
-def _assignment_list(page):
-    """The Assignment List, opened from the Nbgrader menu."""
-    listing = page.locator("#assignments")
-    if not listing.is_visible():
-        _nbgrader_menu(page).locator(".lm-Menu-item", has_text="Assignment List").click()
-        listing.wait_for()
-    return listing
+    return {user: new_page(browser) for user in STUDENTS}
 
 
 def _row(listing, section: str):
@@ -228,16 +143,16 @@ def _row(listing, section: str):
 
 def test_students_log_in_to_their_own_lab_with_the_assignment_list_only(room, pages):
     for user, page in pages.items():
-        _log_in(page, room, user)
+        log_in(page, room, user)
         # Their server runs in their own clone of the student edition.
         clone = room.home(user) / STUDENT_FOLDER
         assert (clone / "nbgrader_config.py").is_file()
         assert clone.stat().st_uid == room.home(user).stat().st_uid
         page.locator(".jp-DirListing-item", has_text="exercises").wait_for()
 
-        menu = _nbgrader_menu(page)
-        labels = _labels(menu)
-        _shot(page, f"1_{user}_nbgrader_menu")
+        menu = nbgrader_menu(page)
+        labels = menu_labels(menu)
+        screenshot(page, ARTIFACTS, f"1_{user}nbgrader_menu")
         assert "assignment list" in labels, labels
         for tool in ("formgrader", "formgrader (local)", "course list", "create assignment"):
             assert tool not in labels, labels
@@ -246,19 +161,19 @@ def test_students_log_in_to_their_own_lab_with_the_assignment_list_only(room, pa
         reply = page.request.get(f"{room.url}/user/{user}/formgrader")
         assert reply.status == 404, reply.status
 
-        listing = _assignment_list(page)
+        listing = assignment_list(page)
         _row(listing, "released_assignments_list").locator("button", has_text="Fetch").wait_for()
-        _shot(page, f"1_{user}_assignment_list")
+        screenshot(page, ARTIFACTS, f"1_{user}assignment_list")
 
 
 def test_students_fetch_and_submit_in_the_assignment_list(room, pages):
     source = load_notebook(COURSE.source_notebook(ASSIGNMENT))
     for user, page in pages.items():
-        listing = _assignment_list(page)
+        listing = assignment_list(page)
         _row(listing, "released_assignments_list").locator("button", has_text="Fetch").click()
         submit = _row(listing, "fetched_assignments_list").locator("button", has_text="Submit")
         submit.wait_for()
-        _shot(page, f"2_{user}_fetched")
+        screenshot(page, ARTIFACTS, f"2_{user}_fetched")
         path = room.notebook(user)
         assert path.is_file() and path.stat().st_uid == room.home(user).stat().st_uid
 
@@ -271,15 +186,15 @@ def test_students_fetch_and_submit_in_the_assignment_list(room, pages):
 
         submit.click()
         _row(listing, "submitted_assignments_list").wait_for()
-        _shot(page, f"2_{user}_submitted")
+        screenshot(page, ARTIFACTS, f"2_{user}_submitted")
         inbound = room.exchange / COURSE_ID / "inbound"
         assert any(p.name.startswith(f"{user}+{ASSIGNMENT}+") for p in inbound.iterdir())
 
 
 def test_the_instructor_collects_grades_and_releases_feedback(room):
-    room.instructor_runs(*_nbgrader("collect", ASSIGNMENT))
+    room.instructor_runs(*nbgrader_command("collect", ASSIGNMENT))
     room.instructor_runs(sys.executable, "-m", "grader.cli", "grade", ASSIGNMENT)
-    room.instructor_runs(*_nbgrader("release_feedback", ASSIGNMENT))
+    room.instructor_runs(*nbgrader_command("release_feedback", ASSIGNMENT))
     table = room.scores()
     assert table["hub-ada"]["total"] == table["hub-ada"]["max"]
     assert 0 < table["hub-bob"]["total"] < table["hub-bob"]["max"]
@@ -288,14 +203,14 @@ def test_the_instructor_collects_grades_and_releases_feedback(room):
 def test_each_student_fetches_feedback_that_shows_their_own_score(room, pages):
     table = room.scores()
     for user, page in pages.items():
-        listing = _assignment_list(page)
+        listing = assignment_list(page)
         listing.locator("#refresh_assignments_list").click()
         submitted = _row(listing, "submitted_assignments_list")
         submitted.get_by_text("(feedback available to fetch)").wait_for()
         submitted.locator("button", has_text="Fetch Feedback").click()
         view = _row(listing, "submitted_assignments_list").get_by_text("(view feedback)")
         view.wait_for()
-        _shot(page, f"4_{user}_feedback_fetched")
+        screenshot(page, ARTIFACTS, f"4_{user}_feedback_fetched")
 
         view.click()  # the file browser goes to the feedback's folder
         html = page.locator(".jp-DirListing-item", has_text=".html")
@@ -305,22 +220,9 @@ def test_each_student_fetches_feedback_that_shows_their_own_score(room, pages):
         total, most = (round(float(table[user][key]), 2) for key in ("total", "max"))
         heading = frame.get_by_text(f"(Score: {total} / {most})").first
         heading.wait_for()
-        _shot(page, f"4_{user}_feedback")
+        screenshot(page, ARTIFACTS, f"4_{user}_feedback")
         other = next(u for u in STUDENTS if u != user)
         assert other not in frame.locator("body").inner_text()
-
-
-def _kernel_tries(paths: dict[str, Path]) -> str:
-    """A cell that tries to read each path (a file's first byte, a folder's names)."""
-    return f"""import json, os
-tried = {{}}
-for name, path in {json.dumps({k: str(v) for k, v in paths.items()})}.items():
-    try:
-        os.listdir(path) if os.path.isdir(path) else open(path, "rb").read(1)
-        tried[name] = "read"
-    except OSError as refused:
-        tried[name] = type(refused).__name__
-print(json.dumps(tried))"""
 
 
 def test_a_students_kernel_reads_the_lessons_and_nothing_of_the_instructor_or_a_classmate(
@@ -343,7 +245,7 @@ def test_a_students_kernel_reads_the_lessons_and_nothing_of_the_instructor_or_a_
     for path in [*secret.values(), *public.values()]:
         assert path.exists(), path  # each is there to be refused
     printed = run_in_kernel(pages[user], f"{room.url}/user/{user}",
-                            _kernel_tries({**secret, **public}))
+                            kernel_tries({**secret, **public}))
     tried = json.loads(printed.strip().splitlines()[-1])
     assert {name: tried[name] for name in public} == dict.fromkeys(public, "read")
     assert {name: tried[name] for name in secret} == dict.fromkeys(secret, "PermissionError")
@@ -354,12 +256,12 @@ def test_the_instructor_sees_the_instructor_tools_and_both_submissions(room, bro
     for path in [room.instructor, *room.instructor.rglob("*")]:
         os.chown(path, room.home(INSTRUCTOR).stat().st_uid, room.home(INSTRUCTOR).stat().st_gid,
                  follow_symlinks=False)
-    page = _new_page(browser)
-    _log_in(page, room, INSTRUCTOR)
+    page = new_page(browser)
+    log_in(page, room, INSTRUCTOR)
     page.locator(".jp-DirListing-item", has_text="solutions").wait_for()  # the checkout
-    menu = _nbgrader_menu(page)
-    labels = _labels(menu)
-    _shot(page, f"5_{INSTRUCTOR}_nbgrader_menu")
+    menu = nbgrader_menu(page)
+    labels = menu_labels(menu)
+    screenshot(page, ARTIFACTS, f"5_{INSTRUCTOR}nbgrader_menu")
     for tool in ("assignment list", "formgrader", "course list", "create assignment"):
         assert tool in labels, labels
     page.keyboard.press("Escape")
@@ -367,10 +269,10 @@ def test_the_instructor_sees_the_instructor_tools_and_both_submissions(room, bro
     page.goto(f"{room.url}/user/{INSTRUCTOR}/formgrader")
     row = page.locator("tr", has_text=ASSIGNMENT).first
     row.wait_for()
-    _shot(page, f"5_{INSTRUCTOR}_formgrader")
+    screenshot(page, ARTIFACTS, f"5_{INSTRUCTOR}_formgrader")
     assert row.locator("td").nth(2).inner_text().strip() == "released"
     assert row.locator("td").nth(8).inner_text().strip() == str(len(STUDENTS))  # submissions
     page.goto(f"{room.url}/user/{INSTRUCTOR}/formgrader/manage_students")
     for user in STUDENTS:
         page.locator("tr", has_text=user).first.wait_for()
-    _shot(page, f"5_{INSTRUCTOR}_formgrader_students")
+    screenshot(page, ARTIFACTS, f"5_{INSTRUCTOR}_formgrader_students")

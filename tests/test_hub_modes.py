@@ -5,7 +5,7 @@ every server runs) stays open. The running hub proves the modes from a student's
 
 from pathlib import Path
 
-from conftest import ROOT
+from support import ROOT
 
 from grader.edition import hub_modes
 

@@ -20,7 +20,7 @@ and ``tensor-anatomy-zh`` (``hub2-wei`` and ``hub2-mei``, instructor ``hub2-laos
   refused the other course's (file permissions: the real boundary).
 
 Screenshots go to ``tests/artifacts/hub-two/`` (git-ignored), with the hub's log.
-Reuses ``tests/test_hub_browser.py`` (its Room, login and Assignment List helpers) and
+Reuses ``tests/support/hub.py`` (the Room, login and Assignment List helpers) and
 ``tests/hub/`` (the running hub, kernels). Needs root (it makes OS users).
 """
 
@@ -35,22 +35,23 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from conftest import COURSE, ROOT, load_notebook
 from escape.users import reachable_by_others
 from hub.kernel import run_in_kernel
 from hub.running import DEPLOY_CONFIG, Hub, os_user, proxy_missing
-from test_hub_browser import (
+from support import COURSE, ROOT, load_notebook
+from support.exchange import nbgrader_command
+from support.hub import (
     ASSIGNMENT,
     STUDENT_FOLDER,
     Room,
-    _assignment_list,
-    _kernel_tries,
-    _labels,
-    _log_in,
-    _nbgrader,
-    _nbgrader_menu,
-    _new_page,
-    _quiet_lab,
+    assignment_list,
+    kernel_tries,
+    log_in,
+    menu_labels,
+    nbgrader_menu,
+    new_page,
+    quiet_lab,
+    screenshot,
 )
 from traitlets.config.loader import PyFileConfigLoader
 
@@ -78,7 +79,7 @@ HAN = re.compile(r"[\u4e00-\u9fff]")  # a Chinese character
 
 
 class ClassRoom(Room):
-    """One course of the hub: test_hub_browser's Room (the shared exchange and homes), with
+    """One course of the hub: support.hub's Room (the shared exchange and homes), with
     this course's id, instructor folder, language, instructor and students."""
 
     def __init__(self, top: Path, course_id: str):
@@ -101,7 +102,8 @@ class ClassRoom(Room):
         released = _exercises.release_folder(COURSE, self.language)  # exercises/<language>
         folder = [] if self.language == "en" else [
             f"--CourseDirectory.release_directory={released}"]
-        self.instructor_runs(*_nbgrader("release_assignment", ASSIGNMENT, "--force", *folder))
+        self.instructor_runs(*nbgrader_command("release_assignment", ASSIGNMENT, "--force",
+                                               *folder))
 
     def entry(self, built: Path) -> dict:
         """This course in the hub's course list."""
@@ -117,10 +119,6 @@ def _toml(courses: list[dict], exchange: Path) -> str:
         lines.append("\n[[courses]]")
         lines += [f"{key} = {json.dumps(value)}" for key, value in course.items()]
     return "\n".join(lines) + "\n"
-
-
-def _shot(page, name: str) -> None:
-    page.screenshot(path=ARTIFACTS / f"{name}.png")
 
 
 @pytest.fixture(scope="module")
@@ -152,7 +150,7 @@ def rooms():
                 entries.append(room.entry(top / f"edition-{room.id}"))
             for user in people:
                 os_user(user, first.home(user))
-                _quiet_lab(first.home(user))
+                quiet_lab(first.home(user))
             listed = top / "courses.toml"
             listed.write_text(_toml(entries, first.exchange), encoding="utf-8")
             hub_env = {key: value for key, value in os.environ.items()
@@ -180,7 +178,7 @@ def browser(rooms):
 
 @pytest.fixture(scope="module")
 def pages(browser):
-    return {user: _new_page(browser) for user in STUDENTS}
+    return {user: new_page(browser) for user in STUDENTS}
 
 
 def _courses_of(user: str) -> list[str]:
@@ -255,21 +253,21 @@ def _choose(page, listing, course_id: str) -> None:
 def test_each_student_is_offered_exactly_their_courses(rooms, pages):
     room = rooms[ENGLISH]
     for user, page in pages.items():
-        _log_in(page, room, user)
+        log_in(page, room, user)
         clones = room.home(user) / STUDENT_FOLDER
         # A clone of each of their courses' editions, made as them, and no other.
         assert sorted(p.name for p in clones.iterdir()) == _courses_of(user)
         for course_id in _courses_of(user):
             assert (clones / course_id / "nbgrader_config.py").is_file()
             assert (clones / course_id).stat().st_uid == room.home(user).stat().st_uid
-        labels = _labels(_nbgrader_menu(page))
+        labels = menu_labels(nbgrader_menu(page))
         assert "assignment list" in labels and "formgrader" not in labels, labels
         page.keyboard.press("Escape")
 
-        _assignment_list(page)
+        assignment_list(page)
         assert _offered(page) == _courses_of(user)
         page.locator("#course_list_dropdown").click()  # the menu open, for the screenshot
-        _shot(page, f"1_{user}_courses")
+        screenshot(page, ARTIFACTS, f"1_{user}_courses")
         page.keyboard.press("Escape")
         page.locator("#assignments_list_info").click()  # closes the menu
 
@@ -279,7 +277,7 @@ def test_students_fetch_and_submit_in_their_class_language(rooms, pages):
     chinese_source = _exercises.translated_source(
         COURSE, "zh-CN", ASSIGNMENT, _exercises.catalogues(COURSE, "zh-CN")[ASSIGNMENT])
     for user, page in pages.items():
-        listing = _assignment_list(page)
+        listing = assignment_list(page)
         for course_id in _courses_of(user):
             room = rooms[course_id]
             _choose(page, listing, course_id)
@@ -303,7 +301,7 @@ def test_students_fetch_and_submit_in_their_class_language(rooms, pages):
                             encoding="utf-8")
             submit.click()
             _course_row(listing, "submitted_assignments_list", course_id).wait_for()
-            _shot(page, f"2_{user}_{course_id}_submitted")
+            screenshot(page, ARTIFACTS, f"2_{user}_{course_id}_submitted")
             inbound = room.exchange / course_id / "inbound"
             assert any(p.name.startswith(f"{user}+{ASSIGNMENT}+") for p in inbound.iterdir())
     # What the Chinese class reads: the fetched notebook, opened in JupyterLab.
@@ -314,12 +312,12 @@ def test_students_fetch_and_submit_in_their_class_language(rooms, pages):
     page.locator(".jp-Notebook .jp-RenderedMarkdown h1").first.wait_for()
     heading = page.locator(".jp-Notebook .jp-RenderedMarkdown h1").first.inner_text()
     assert HAN.search(heading), heading
-    _shot(page, f"2_hub2-wei_{CHINESE}_notebook")
+    screenshot(page, ARTIFACTS, f"2_hub2-wei_{CHINESE}_notebook")
 
 
 def _collect_and_grade(room: ClassRoom) -> None:
     """The instructor's commands, with their course's settings (one judge: two notebooks)."""
-    room.instructor_runs(*_nbgrader("collect", ASSIGNMENT))
+    room.instructor_runs(*nbgrader_command("collect", ASSIGNMENT))
     room.instructor_runs(sys.executable, "-m", "grader.cli", "grade", ASSIGNMENT, "--jobs", "1")
 
 
@@ -347,28 +345,28 @@ def test_each_instructor_sees_only_their_course(rooms, browser):
         room.instructor.chmod(0o700)
     for room in rooms.values():
         other = next(r for r in rooms.values() if r is not room)
-        page = _new_page(browser)
-        _log_in(page, room, room.teacher)
-        _nbgrader_menu(page).locator(".lm-Menu-item", has_text="Course List").click()
+        page = new_page(browser)
+        log_in(page, room, room.teacher)
+        nbgrader_menu(page).locator(".lm-Menu-item", has_text="Course List").click()
         listed = page.locator("#formgrader_list .list_item")
         listed.first.wait_for()
         assert [t.strip() for t in listed.locator(".item_name").all_inner_texts()] == [room.id]
-        _shot(page, f"3_{room.teacher}_course_list")
+        screenshot(page, ARTIFACTS, f"3_{room.teacher}_course_list")
 
         page.goto(f"{room.url}/user/{room.teacher}/formgrader")
         row = page.locator("tr", has_text=ASSIGNMENT).first
         row.wait_for()
         assert row.locator("td").nth(8).inner_text().strip() == str(len(room.students))
-        _shot(page, f"3_{room.teacher}_formgrader")
+        screenshot(page, ARTIFACTS, f"3_{room.teacher}_formgrader")
         page.goto(f"{room.url}/user/{room.teacher}/formgrader/manage_students")
         for user in room.students:
             page.locator("tr", has_text=user).first.wait_for()
         shown = page.locator("body").inner_text()
         assert not [user for user in other.students if user not in room.students
                     and user in shown], shown
-        _shot(page, f"3_{room.teacher}_students")
+        screenshot(page, ARTIFACTS, f"3_{room.teacher}_students")
 
-        tried = json.loads(run_in_kernel(page, f"{room.url}/user/{room.teacher}", _kernel_tries({
+        tried = json.loads(run_in_kernel(page, f"{room.url}/user/{room.teacher}", kernel_tries({
             "mine": room.instructor / "gradebook.db",
             "theirs": other.instructor / "gradebook.db",
             "their submissions": other.instructor / "submitted"})).strip().splitlines()[-1])

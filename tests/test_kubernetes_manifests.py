@@ -14,7 +14,7 @@ import sys
 
 import pytest
 import yaml
-from conftest import ROOT
+from support import ROOT
 
 from grader.student._sandbox import DEFAULT_LIMITS
 

@@ -14,7 +14,7 @@ import warnings
 
 import pytest
 from babel.messages.pofile import read_po as babel_read_po
-from conftest import ROOT, solution_namespace
+from support import ROOT, solution_namespace
 
 from anatomy_widgets import _labels, _language
 from anatomy_widgets._language import ENVIRONMENT, language, read_po, translate

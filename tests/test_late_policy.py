@@ -7,6 +7,7 @@ import csv
 import datetime
 
 import pytest
+from _batch import with_alembic
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -114,13 +115,12 @@ def exported(tmp_path_factory):
     """A gradebook of the sample class (one exercise of 10 points per assignment);
     the policy read from ``late_policy.toml`` in the instructor folder."""
     from nbgrader.api import Gradebook
-    from test_export import _with_alembic
 
     from grader.batch._export import export_for_lms
 
     instructor = tmp_path_factory.mktemp("instructor")
     db_url = f"sqlite:///{instructor / 'gradebook.db'}"
-    with pytest.MonkeyPatch.context() as patch, Gradebook(_with_alembic(patch, db_url)) as book:
+    with pytest.MonkeyPatch.context() as patch, Gradebook(with_alembic(patch, db_url)) as book:
         for name, due in DUE.items():
             book.update_or_create_assignment(name, duedate=due)
             book.update_or_create_notebook(name, name)

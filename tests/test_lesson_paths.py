@@ -11,7 +11,7 @@ import json
 import re
 
 import pytest
-from conftest import ROOT
+from support import ROOT
 
 LESSONS = sorted((ROOT / "course").glob("0[1-9]_*.ipynb"))
 CORE_CELLS = range(10, 16)

@@ -14,7 +14,7 @@ import tracemalloc
 
 import pytest
 import torch
-from conftest import ROOT
+from support import ROOT
 
 from grader import cli
 from grader._errors import StudentCrashed, StudentTimeout

@@ -17,8 +17,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 import torch
 from _batch import ASSIGNMENT, grade_to_the_end
-from conftest import COURSE, complete_notebook
-from test_grading import _with_answers
+from support import COURSE, complete_notebook
+from support.answers import with_answers
 
 from grader._verdict import with_verdict
 from grader.batch import _misconception_report as report
@@ -231,7 +231,7 @@ def _graded_rounds(assignment: str) -> tuple[dict, list[dict]]:
     wrong = named_wrong_answers(assignment)
     complete = complete_notebook(assignment)
     notebooks = [complete] + [
-        _with_answers(complete, {ex: answers[k][1] for ex, answers in wrong.items()
+        with_answers(complete, {ex: answers[k][1] for ex, answers in wrong.items()
                                  if k < len(answers)})
         for k in range(max(map(len, wrong.values())))]
     with ThreadPoolExecutor(max_workers=2) as pool:
@@ -271,7 +271,7 @@ def test_the_grading_command_writes_the_instructors_table_and_plot(tmp_path):
         folder = instructor / "submitted" / student / ASSIGNMENT
         folder.mkdir(parents=True)
         answers = {ex: wrong[ex][k][1] for ex, k in mistakes.items()}
-        (folder / name).write_text(json.dumps(_with_answers(complete, answers)), encoding="utf-8")
+        (folder / name).write_text(json.dumps(with_answers(complete, answers)), encoding="utf-8")
     grade_to_the_end(instructor, "--jobs", "1")
     reports = instructor / "reports"
     with open(reports / f"{ASSIGNMENT}_misconceptions.csv", newline="", encoding="utf-8") as f:

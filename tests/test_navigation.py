@@ -5,7 +5,7 @@ order, and a last cell in each lesson linking its exercises and the next lesson;
 import json
 import re
 
-from conftest import COURSE
+from support import COURSE, leads_somewhere
 
 from grader import _language, _navigation
 
@@ -16,16 +16,6 @@ def test_the_start_page_and_the_lessons_last_cells_are_as_release_writes_them():
             f"{path.name} drifted from its lessons: run `make release`"
 
 
-def _leads_somewhere(path, target: str) -> bool:
-    """A file, and where the link names a cell (``#cell-id=``), a cell of that notebook."""
-    file, _, fragment = target.partition("#")
-    found = (path.parent / file).resolve()
-    if not found.is_file():
-        return False
-    cell_id = fragment.removeprefix("cell-id=")
-    return not fragment or cell_id in {c.get("id") for c in json.loads(found.read_text())["cells"]}
-
-
 def test_every_link_leads_to_a_file_and_cell():
     released = [COURSE.release_notebook(a) for a in COURSE.assignments()]
     for path in [COURSE.root / "course" / _navigation.START, *_navigation.lessons(COURSE),
@@ -34,8 +24,8 @@ def test_every_link_leads_to_a_file_and_cell():
         text = "".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
         for target in _navigation.links(text):
             if "://" not in target and not target.startswith("#"):
-                assert _leads_somewhere(path, target), f"{path.name} links to {target}"
-    assert not _leads_somewhere(released[0], "../../course/01_storage_strides.ipynb#cell-id=nope")
+                assert leads_somewhere(path, target), f"{path.name} links to {target}"
+    assert not leads_somewhere(released[0], "../../course/01_storage_strides.ipynb#cell-id=nope")
 
 
 def test_the_start_page_lists_every_lesson_in_order_with_its_time():
@@ -82,7 +72,7 @@ def test_each_language_has_a_start_page_with_its_lessons_in_order_and_its_exerci
     for language, start in _translated_start_pages():
         targets = _markdown_links(start)
         for target in targets:
-            assert _leads_somewhere(start, target), f"{language} start page links to {target}"
+            assert leads_somewhere(start, target), f"{language} start page links to {target}"
         lessons = [t for t in targets if "#" not in t and "exercises/" not in t
                    and t != f"../{_navigation.START}"]
         assert [t.rpartition("/")[2] for t in lessons] == \

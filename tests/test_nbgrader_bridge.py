@@ -1,8 +1,8 @@
 """The bridge between the judge and nbgrader fails closed and scores honestly."""
 
 import nbformat
-from conftest import COURSE, load_notebook
 from nbgrader.preprocessors import ClearHiddenTests, Execute
+from support import COURSE, load_notebook
 
 from grader import _notebook
 from grader._verdict import verdict_of, with_verdict

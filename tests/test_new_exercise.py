@@ -17,7 +17,7 @@ from pathlib import Path
 import nbformat
 import pytest
 from _course_copy import copy_course
-from conftest import ROOT
+from support import ROOT, load_notebook
 
 from grader import _authoring, _notebook, scaffold
 
@@ -52,15 +52,11 @@ def _new_exercise(root: Path, *args: str) -> subprocess.CompletedProcess:
     return _run(root, sys.executable, "-m", "grader.cli", "new-exercise", *args)
 
 
-def _load(path: Path) -> dict:
-    return json.loads(path.read_text(encoding="utf-8"))
-
-
 def _source_notebook(root: Path, assignment: str = ASSIGNMENT) -> Path:
     return root / "solutions" / assignment / f"{assignment}.ipynb"
 
 
-EXISTING = next(iter(_notebook.exercise_cells(_load(_source_notebook(ROOT)))))
+EXISTING = next(iter(_notebook.exercise_cells(load_notebook(_source_notebook(ROOT)))))
 
 
 def _by_grade_id(nb: dict) -> dict[str, int]:
@@ -107,7 +103,7 @@ def test_the_new_cells_follow_the_last_exercise_with_their_nbgrader_metadata(add
     assert text == json.dumps(nb, indent=1, ensure_ascii=False) + "\n"  # as nbformat writes
     nbformat.validate(nbformat.reads(text, as_version=4))  # schema, and unique cell ids
 
-    old = _load(_source_notebook(ROOT))
+    old = load_notebook(_source_notebook(ROOT))
     exercises = list(_notebook.exercise_cells(old))
     at = _by_grade_id(old)[exercises[-1]] + 1
     task, answer, test = nb["cells"][at:at + 3]
@@ -252,7 +248,7 @@ def test_ids_and_the_table_row_follow_the_notebooks_style(chapter, ids, separato
     copy = copy_course(tmp_path)  # (the name ``assignment`` would parametrize over all six)
     done = _new_exercise(copy, chapter, NAME)
     assert done.returncode == 0, done.stderr
-    nb = _load(_source_notebook(copy, chapter))
+    nb = load_notebook(_source_notebook(copy, chapter))
     nbformat.validate(nbformat.from_dict(nb))
     tests = list(_notebook.exercise_cells(nb))
     at = _by_grade_id(nb)[f"{NAME}_task"]

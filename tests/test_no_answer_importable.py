@@ -50,7 +50,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from conftest import COURSE, ROOT
+from support import COURSE, ROOT
 
 from grader import edition
 from grader.checks import _digests, exercise_names

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 from _batch import ASSIGNMENT, blank_stub
-from conftest import COURSE, ROOT
 from escape.users import reachable_by_others, unprivileged_user
+from support import COURSE, ROOT
 
 LAUNCHER = Path(__file__).with_name("docker_seccomp.py")
 REMEDIES = ("Enable unprivileged user namespaces (Debian: sysctl "

@@ -14,8 +14,8 @@ import urllib.request
 
 import pytest
 from _batch import blank_stub, file_and_grade
-from conftest import ASSIGNMENTS, COURSE, ROOT, load_notebook
 from lab.running import CHROMIUM, Lab, chromium, offline_page
+from support import ASSIGNMENTS, COURSE, ROOT, load_notebook
 
 from grader.bridge._sanitize_html import DATA_BUDGET
 

@@ -14,14 +14,15 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ASSIGNMENTS, ROOT, load_notebook
 from lab.running import CHROMIUM, CHROMIUM_ARGS, offline_page
-from test_grading import TAMPERING
-from test_structure import (
-    _delete_a_test_cell,
-    _duplicate_cells_and_ids,
-    _edit_a_test_cell_and_its_points,
-    _forge_an_old_schema,
+from support import ASSIGNMENTS, ROOT, load_notebook
+from support.tampering import (
+    TAMPERING,
+    delete_a_test_cell,
+    duplicate_cells_and_ids,
+    edit_a_test_cell_and_its_points,
+    forge_an_old_schema,
+    leaked,
 )
 
 from grader import _notebook
@@ -29,7 +30,6 @@ from grader._course import Course
 from grader.batch import _gradebook
 from grader.batch._demo import synthetic_submission
 from grader.hidden.wrong_answers import named_wrong_answers
-from grader.judge._judge import hidden_checks_path
 
 pytestmark = pytest.mark.heavy  # grades a class in a fixture: scheduled first
 
@@ -71,8 +71,8 @@ def _write_restructurer(course: Course, instructor, assignment: str) -> None:
     an old metadata schema alone makes stock nbgrader abort the whole batch."""
     nb = synthetic_submission(load_notebook(course.release_notebook(assignment)),
                               load_notebook(course.source_notebook(assignment)), 1.0)
-    for tamper in (_duplicate_cells_and_ids, _edit_a_test_cell_and_its_points,
-                   _forge_an_old_schema, _delete_a_test_cell):
+    for tamper in (duplicate_cells_and_ids, edit_a_test_cell_and_its_points,
+                   forge_an_old_schema, delete_a_test_cell):
         tamper(nb)
     folder = instructor / "submitted" / "restructurer" / assignment
     folder.mkdir(parents=True)
@@ -114,16 +114,6 @@ def test_structural_tampering_through_nbgrader_changes_no_grade(graded):
     assert table["restructurer"] == table["complete"]
     page = next((instructor / "feedback" / "restructurer" / ASSIGNMENTS[0]).glob("*.html"))
     assert "the released versions were graded instead" in page.read_text(encoding="utf-8")
-
-
-def leaked(html: str, assignment: str) -> list[str]:
-    """What of an assignment's hidden checks a feedback page shows: a hidden-test region's
-    marker, or a line of the hidden checks (one long enough to mean something)."""
-    hidden_source = hidden_checks_path(assignment).read_text(encoding="utf-8")
-    hidden_lines = {line.strip() for line in hidden_source.splitlines()
-                    if len(line.strip()) > 30}
-    return (["BEGIN HIDDEN TESTS"] if "BEGIN HIDDEN TESTS" in html else []) + \
-        [line for line in hidden_lines if line in html]
 
 
 def test_feedback_explains_failures_without_leaking_hidden_checks(graded):

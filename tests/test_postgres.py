@@ -15,7 +15,7 @@ import tempfile
 
 import pytest
 from _batch import ASSIGNMENT, outcome, write_submissions
-from conftest import ASSIGNMENTS, ROOT
+from support import ASSIGNMENTS, ROOT
 
 from grader.batch import _gradebook
 

@@ -2,8 +2,8 @@
 cell says "not attempted yet": tests/test_unfinished.py)."""
 
 import nbformat
-from conftest import COURSE
 from nbclient import NotebookClient
+from support import COURSE
 
 from grader import _notebook
 

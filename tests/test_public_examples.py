@@ -16,7 +16,7 @@ import warnings
 
 import pytest
 import torch
-from conftest import COURSE, ROOT, solution_namespace
+from support import COURSE, ROOT, solution_namespace
 
 from grader import check, cli
 from grader.checks import Mismatch, NotAttempted, _finite_answers, _public_examples, exercise_names

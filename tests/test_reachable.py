@@ -15,7 +15,6 @@ import base64
 import contextlib
 import copy
 import functools
-import io
 import json
 import pickle
 import types
@@ -23,10 +22,9 @@ from pathlib import Path
 
 import pytest
 import torch
-from conftest import COURSE, ROOT
 from reachable import probe
+from support import COURSE, ROOT, solution_namespace
 
-from grader import _notebook
 from grader._harness import harness_source
 from grader.checks import exercise_names
 from grader.checks._registry import registered
@@ -90,11 +88,7 @@ def _solutions() -> dict:
     """Every exercise's function, from the instructor's solution notebooks."""
     functions = {}
     for assignment in COURSE.assignments():
-        namespace = {"__name__": "solution"}
-        with contextlib.redirect_stdout(io.StringIO()):
-            for source in _notebook.code_cells(_notebook.load(COURSE.source_notebook(assignment))):
-                exec(compile(source, assignment, "exec"), namespace)
-        functions.update({k: v for k, v in namespace.items() if callable(v)})
+        functions.update({k: v for k, v in solution_namespace(assignment).items() if callable(v)})
     return functions
 
 

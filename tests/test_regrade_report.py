@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from _course_copy import copy_course
-from conftest import COURSE, load_notebook
+from support import COURSE, load_notebook
 
 from grader._verdict import with_verdict
 from grader.batch import _gradebook, _regrade

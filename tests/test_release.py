@@ -6,7 +6,7 @@ import subprocess
 import sys
 import warnings
 
-from conftest import COURSE, ROOT, load_notebook
+from support import COURSE, ROOT, load_notebook
 
 
 def test_exercises_equal_a_fresh_release(assignment, tmp_path):

@@ -9,9 +9,9 @@ import json
 import sys
 
 import torch
-from conftest import COURSE, load_notebook
+from support import complete_notebook
+from support.answers import with_answers, wrong_answers
 
-from grader.batch._demo import synthetic_submission
 from grader.judge import _judge
 from grader.judge._plugin import Grading
 from grader.judge._replay import ExampleReplay
@@ -132,24 +132,17 @@ def test_a_changed_check_file_is_searched_again(tmp_path, monkeypatch):
     assert replay.replayed == 0 and replay.searched == 4
 
 
-def _complete(assignment: str) -> dict:
-    release = load_notebook(COURSE.release_notebook(assignment))
-    return synthetic_submission(release, load_notebook(COURSE.source_notebook(assignment)), 1.0)
-
-
 def test_every_chapter_gives_replayed_notebooks_the_searched_verdict(assignment, tmp_path,
                                                                       monkeypatch):
     """A complete notebook records; its wrong answers then get the verdict of a fresh judge."""
-    from test_grading import _with_answers, _wrong_answers
-
     replay = ExampleReplay()
     monkeypatch.setattr(_judge, "_GRADING", Grading(replay))
     complete = tmp_path / "complete.ipynb"
-    complete.write_text(json.dumps(_complete(assignment)), encoding="utf-8")
+    complete.write_text(json.dumps(complete_notebook(assignment)), encoding="utf-8")
     _judge.run_judge(complete, assignment)
     wrong = tmp_path / "wrong.ipynb"
-    first_wrong = {name: answers[0] for name, answers in _wrong_answers(assignment).items()}
-    wrong.write_text(json.dumps(_with_answers(_complete(assignment), first_wrong)),
+    first_wrong = {name: answers[0] for name, answers in wrong_answers(assignment).items()}
+    wrong.write_text(json.dumps(with_answers(complete_notebook(assignment), first_wrong)),
                      encoding="utf-8")
     for notebook in (complete, wrong):
         replayed = _judge.run_judge(notebook, assignment)

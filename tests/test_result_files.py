@@ -15,6 +15,7 @@ from pathlib import Path
 
 import jsonschema  # nbformat's dependency
 import pytest
+from _batch import with_alembic
 
 from grader._verdict import with_verdict
 
@@ -67,9 +68,8 @@ def _autograded_notebook(records: dict) -> dict:
 
 def _gradebook(db_url: str) -> None:
     from nbgrader.api import Gradebook
-    from test_export import _with_alembic
 
-    with pytest.MonkeyPatch.context() as patch, Gradebook(_with_alembic(patch, db_url)) as book:
+    with pytest.MonkeyPatch.context() as patch, Gradebook(with_alembic(patch, db_url)) as book:
         book.update_or_create_assignment("a1", duedate=DUE)
         book.update_or_create_notebook("a1", "a1")
         for name, points in POINTS.items():

@@ -9,82 +9,19 @@ test cells and their metadata) must equal the untampered submission's.
 import copy
 
 import pytest
-from conftest import ASSIGNMENTS, COURSE, load_notebook
+from support import ASSIGNMENTS, COURSE, complete_notebook, load_notebook
+from support.tampering import (
+    TAMPERINGS,
+    answer_cells,
+    delete_a_test_cell,
+    grade_meta,
+    reorder_every_cell,
+)
 
 from grader import _notebook
-from grader.batch._demo import synthetic_submission
 from grader.bridge._structure import restore_structure
 
 ASSIGNMENT = ASSIGNMENTS[0]
-
-
-def _meta(cell) -> dict:
-    return cell.get("metadata", {}).get("nbgrader", {})
-
-
-def _tests(nb):
-    return [c for c in nb["cells"] if _meta(c).get("grade") and not _meta(c).get("solution")]
-
-
-def _answers(nb):
-    return [c for c in nb["cells"] if _meta(c).get("solution")]
-
-
-def _delete_a_test_cell(nb):
-    nb["cells"].remove(_tests(nb)[0])
-
-
-def _reorder_every_cell(nb):
-    nb["cells"].reverse()
-
-
-def _retype_a_test_cell(nb):
-    cell = _tests(nb)[0]
-    cell.update(cell_type="markdown", source="full marks please")
-    del cell["outputs"], cell["execution_count"]
-
-
-def _edit_a_test_cell_and_its_points(nb):
-    cell = _tests(nb)[0]
-    cell["source"] = "print('all passed')"
-    _meta(cell)["points"] = 100
-
-
-def _duplicate_cells_and_ids(nb):
-    nb["cells"] += [copy.deepcopy(_tests(nb)[0]), copy.deepcopy(_tests(nb)[1])]
-
-
-def _swap_test_grade_ids(nb):
-    first, second = _tests(nb)[:2]
-    _meta(first)["grade_id"], _meta(second)["grade_id"] = (_meta(second)["grade_id"],
-                                                           _meta(first)["grade_id"])
-
-
-def _forge_an_old_schema(nb):
-    _meta(_tests(nb)[0])["schema_version"] = 0  # stock nbgrader aborts the whole batch
-
-
-def _forge_a_new_schema_on_a_plain_cell(nb):
-    nb["cells"].append({"cell_type": "code", "id": "x", "source": "y = 1", "outputs": [],
-                        "execution_count": None, "metadata": {"nbgrader": {
-                            "schema_version": 99, "grade": True, "points": 50,
-                            "grade_id": "bonus", "solution": False, "locked": False}}})
-
-
-def _turn_a_locked_markdown_cell_into_code(nb):
-    locked = next(c for c in nb["cells"] if c["cell_type"] == "markdown" and _meta(c))
-    locked.update(cell_type="code", outputs=[], execution_count=None)
-
-
-def _garble_metadata(nb):
-    _tests(nb)[0]["metadata"]["nbgrader"] = "not a dict"
-    nb["cells"].append({"cell_type": "raw", "metadata": [], "source": 3})
-
-
-TAMPERINGS = [_garble_metadata, _delete_a_test_cell, _reorder_every_cell, _retype_a_test_cell,
-              _edit_a_test_cell_and_its_points, _duplicate_cells_and_ids, _swap_test_grade_ids,
-              _forge_an_old_schema, _forge_a_new_schema_on_a_plain_cell,
-              _turn_a_locked_markdown_cell_into_code]
 
 
 @pytest.fixture(scope="module")
@@ -94,20 +31,25 @@ def release():
 
 @pytest.fixture(scope="module")
 def complete(release):
-    return synthetic_submission(release, load_notebook(COURSE.source_notebook(ASSIGNMENT)), 1.0)
+    return complete_notebook(ASSIGNMENT)
 
 
 def _graded_shape(nb) -> tuple:
     """What decides a grade: the code that runs, and every nbgrader cell with its metadata."""
-    cells = [(c["cell_type"], _meta(c), "".join(c["source"])) for c in nb["cells"] if _meta(c)]
+    cells = [(c["cell_type"], grade_meta(c), "".join(c["source"]))
+             for c in nb["cells"] if grade_meta(c)]
     return _notebook.code_cells(nb), cells
+
+
+def _answer_sources(nb) -> list:
+    return [c["source"] for c in answer_cells(nb)]
 
 
 def test_an_untouched_submission_is_left_as_it_was(complete, release):
     restored, changes = restore_structure(complete, release)
     assert changes == []
     assert _graded_shape(restored) == _graded_shape(complete)
-    assert [c["source"] for c in _answers(restored)] == [c["source"] for c in _answers(complete)]
+    assert _answer_sources(restored) == _answer_sources(complete)
 
 
 @pytest.mark.parametrize("tamper", TAMPERINGS, ids=lambda f: f.__name__.strip("_"))
@@ -116,7 +58,7 @@ def test_structural_tampering_changes_nothing_that_is_graded(tamper, complete, r
     tampered = copy.deepcopy(complete)
     tamper(tampered)
     restored, changes = restore_structure(tampered, release)
-    if tamper is _reorder_every_cell:
+    if tamper is reorder_every_cell:
         # Answers are independent functions: their order does not matter, their code does.
         assert sorted(_notebook.code_cells(restored)) == sorted(_notebook.code_cells(honest))
         assert _graded_shape(restored)[1] == _graded_shape(honest)[1]
@@ -128,33 +70,33 @@ def test_structural_tampering_changes_nothing_that_is_graded(tamper, complete, r
 
 def test_the_students_own_cells_still_run_after_the_answer_they_followed(complete, release):
     nb = copy.deepcopy(complete)
-    first_answer = nb["cells"].index(_answers(nb)[0])
+    first_answer = nb["cells"].index(answer_cells(nb)[0])
     helper = {"cell_type": "code", "id": "mine", "metadata": {}, "outputs": [],
               "execution_count": None, "source": "def helper():\n    return 1"}
     nb["cells"].insert(first_answer + 1, helper)
     restored, changes = restore_structure(nb, release)
     code = _notebook.code_cells(restored)
     assert changes == []
-    assert code.index(helper["source"]) == code.index(_answers(complete)[0]["source"]) + 1
+    assert code.index(helper["source"]) == code.index(answer_cells(complete)[0]["source"]) + 1
 
 
 def test_a_copied_answer_cell_runs_as_plain_code_after_the_first(complete, release):
     nb = copy.deepcopy(complete)
-    copied = copy.deepcopy(_answers(nb)[0])
+    copied = copy.deepcopy(answer_cells(nb)[0])
     copied["source"] = "# my second try\n" + copied["source"]
     nb["cells"].append(copied)
     restored, _ = restore_structure(nb, release)
     assert _notebook.code_cells(restored)[-1] == copied["source"]  # last wins, as in a kernel
-    assert [c["source"] for c in _answers(restored)] == [c["source"] for c in _answers(complete)]
+    assert _answer_sources(restored) == _answer_sources(complete)
 
 
 def test_a_deleted_answer_cell_is_graded_as_the_blank_stub(complete, release):
     nb = copy.deepcopy(complete)
-    gone = _answers(nb)[0]
+    gone = answer_cells(nb)[0]
     nb["cells"].remove(gone)
     restored, changes = restore_structure(nb, release)
-    assert _answers(restored)[0]["source"] == "".join(_answers(release)[0]["source"])
-    assert any(_meta(gone)["grade_id"] in change for change in changes)
+    assert answer_cells(restored)[0]["source"] == "".join(answer_cells(release)[0]["source"])
+    assert any(grade_meta(gone)["grade_id"] in change for change in changes)
 
 
 def _nbgrader_sanitizes(path, monkeypatch, instructor, ahead=None) -> dict:
@@ -183,7 +125,7 @@ def test_a_submission_judged_ahead_is_not_restored_again_by_nbgrader(complete, r
     path = tmp_path / "submitted" / "ada" / ASSIGNMENT / COURSE.release_notebook(ASSIGNMENT).name
     path.parent.mkdir(parents=True)
     tampered = copy.deepcopy(complete)
-    _delete_a_test_cell(tampered)
+    delete_a_test_cell(tampered)
     path.write_text(json.dumps(tampered), encoding="utf-8")
     run = _structure.RestoredAhead()  # a grading run's
     ahead, _ = run.restore(path, release)

@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ASSIGNMENTS, COURSE, ROOT, load_notebook
+from support import ASSIGNMENTS, COURSE, ROOT, leads_somewhere, load_notebook, solution_bodies
 
 from grader import _notebook, edition
 from grader._language import ENGLISH, lesson_languages, localized
@@ -47,17 +47,6 @@ def _texts(folder):
             yield path, path.read_text(encoding="utf-8", errors="replace")
 
 
-def _solutions(assignment: str) -> list[str]:
-    """The code between the solution markers of each answer cell, as authored."""
-    bodies = []
-    for cell in load_notebook(COURSE.source_notebook(assignment))["cells"]:
-        source = "".join(cell["source"])
-        found = re.search(r"### BEGIN SOLUTION\n(.*?)### END SOLUTION", source, re.S)
-        if found and found.group(1).strip():
-            bodies.append(found.group(1).strip())
-    return bodies
-
-
 def test_it_is_a_git_repository_with_the_course_and_the_exercises(built):
     log = subprocess.run(["git", "log", "--oneline"], cwd=built, capture_output=True, text=True,
                          check=True).stdout
@@ -75,7 +64,7 @@ def test_it_holds_no_solution_marker_no_solution_and_no_grading_code(built_in):
     texts = dict(_texts(built))
     for path, text in texts.items():
         assert not any(marker in text for marker in MARKERS), path
-    bodies = [body for assignment in ASSIGNMENTS for body in _solutions(assignment)]
+    bodies = [body for assignment in ASSIGNMENTS for body in solution_bodies(assignment)]
     assert len(bodies) >= 30  # the check below has something to find
     for path, text in texts.items():
         flat = " ".join(text.split())
@@ -162,8 +151,6 @@ def test_its_own_make_test_reruns_every_lesson_in_a_fresh_folder(built, tmp_path
 # -- an edition in each language ------------------------------------------------------------
 
 def test_every_link_of_its_pages_leads_to_a_file_and_cell_of_the_edition(built_in):
-    from test_navigation import _leads_somewhere
-
     language, built = built_in
     pages = sorted((built / "course").rglob("*.ipynb")) + \
         sorted((built / "exercises").rglob("*.ipynb"))
@@ -173,7 +160,7 @@ def test_every_link_of_its_pages_leads_to_a_file_and_cell_of_the_edition(built_i
         text = "".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
         for target in re.findall(r"\]\(([^)]+)\)", text):
             if "://" not in target and not target.startswith("#"):
-                assert _leads_somewhere(page, target), f"{page.relative_to(built)}: {target}"
+                assert leads_somewhere(page, target), f"{page.relative_to(built)}: {target}"
 
 
 def _lab_command(built) -> str:

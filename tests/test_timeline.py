@@ -13,7 +13,7 @@ import json
 
 import pytest
 import torch
-from conftest import ROOT
+from support import ROOT
 from torch.profiler import profile, record_function
 
 from anatomy_widgets import profiler_timeline

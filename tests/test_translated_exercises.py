@@ -13,9 +13,7 @@ import sys
 from collections import Counter
 
 import pytest
-from conftest import COURSE, ROOT, load_notebook
-from test_navigation import _leads_somewhere
-from test_student_edition import _solutions
+from support import COURSE, ROOT, leads_somewhere, load_notebook, solution_bodies
 
 from grader import _authoring, _navigation, _notebook
 from grader._language import exercise_languages
@@ -36,10 +34,6 @@ def _id(case) -> str:
 def _translated_release(language: str, assignment: str) -> dict:
     return load_notebook(_exercises.release_folder(COURSE, language) / assignment
                          / COURSE.release_notebook(assignment).name)
-
-
-def _source(cell: dict) -> str:
-    return "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
 
 
 def test_the_chinese_edition_has_every_assignment():
@@ -84,7 +78,7 @@ def test_each_exercise_catalogue_is_as_update_writes_it(case):
 def test_no_catalogue_holds_an_answer(language):
     """Catalogues ship with the student edition: no line of a solution is in one."""
     bodies = [" ".join(body.split()) for assignment in COURSE.assignments()
-              for body in _solutions(assignment)]
+              for body in solution_bodies(assignment)]
     for path in (_exercises.release_folder(COURSE, language) / "po").glob("*.po"):
         flat = " ".join(path.read_text(encoding="utf-8").split())
         assert not [body for body in bodies if body in flat], path
@@ -143,13 +137,14 @@ def test_a_translated_exercise_has_the_english_code_cells_and_points(case):
     for mine, theirs in zip(translated["cells"], english["cells"]):
         if mine["cell_type"] != "code":
             continue
-        text = _source(mine)
+        text = _notebook.source(mine)
         if mine["metadata"]["nbgrader"].get("grade_id") == _exercises.SETUP_ID:
             text = text.removeprefix(_exercises.language_line(language))
         elif mine["metadata"]["nbgrader"].get("solution"):
             ast.parse(text)
-            text = _docstrings.with_docstrings(text, _docstrings.docstrings(_source(theirs)))
-        assert text == _source(theirs), mine["id"]
+            theirs_said = _docstrings.docstrings(_notebook.source(theirs))
+            text = _docstrings.with_docstrings(text, theirs_said)
+        assert text == _notebook.source(theirs), mine["id"]
 
 
 _TASK = re.compile(r"^## (\d+)\. .*（(\d+) 分）$", re.M)
@@ -162,7 +157,8 @@ def test_the_intro_table_and_headings_keep_the_names_numbers_and_points(case):
     language, assignment = case
     translated = _translated_release(language, assignment)
     exercises = _authoring._exercises(load_notebook(COURSE.release_notebook(assignment)))
-    markdown = "\n".join(_source(c) for c in translated["cells"] if c["cell_type"] == "markdown")
+    markdown = "\n".join(_notebook.source(c) for c in translated["cells"]
+                         if c["cell_type"] == "markdown")
     rows = re.findall(r"^\| (\d+) \| `(\w+)`.* \| (\d+) \|$", markdown, re.M)
     assert rows == [(str(n), name, str(p)) for n, (name, p) in enumerate(exercises, 1)]
     assert _TASK.findall(markdown) == [(str(n), str(p)) for n, (_, p) in enumerate(exercises, 1)]
@@ -173,19 +169,19 @@ def test_every_link_of_a_translated_exercise_leads_to_a_file_and_cell(case):
     language, assignment = case
     path = _exercises.release_folder(COURSE, language) / assignment / \
         COURSE.release_notebook(assignment).name
-    markdown = "".join(_source(c) for c in load_notebook(path)["cells"]
+    markdown = "".join(_notebook.source(c) for c in load_notebook(path)["cells"]
                        if c["cell_type"] == "markdown")
     targets = [t for t in _navigation.links(markdown) if "://" not in t and not t.startswith("#")]
     assert targets
     for target in targets:
-        assert _leads_somewhere(path, target), f"{path.name} links to {target}"
+        assert leads_somewhere(path, target), f"{path.name} links to {target}"
 
 
 def test_a_task_links_the_translated_lesson_where_there_is_one():
     nb = _exercises.translated_source(COURSE, "zh-CN", "01_storage_strides", _exercises.catalogues(
         COURSE, "zh-CN")["01_storage_strides"])
     words = _layout.language_file(COURSE, "zh-CN")["exercises"]
-    task = next(_source(c) for c in nb["cells"] if c["id"] == "23d51c8c")
+    task = next(_notebook.source(c) for c in nb["cells"] if c["id"] == "23d51c8c")
     assert task.endswith(f"{words['read_first']} [核心：你必须掌握的内容]"
                          "(../../../course/zh-CN/01_storage_strides.ipynb#cell-id=core) · "
                          "[深入专题 4 · 行优先步长，以及 `is_contiguous()` 真正检查的是什么]"
@@ -198,7 +194,7 @@ def test_a_task_links_the_english_lesson_where_no_translated_one_is(monkeypatch)
     nb = _exercises.translated_source(COURSE, "zh-CN", "01_storage_strides", _exercises.catalogues(
         COURSE, "zh-CN")["01_storage_strides"])
     words = _layout.language_file(COURSE, "zh-CN")["exercises"]
-    task = next(_source(c) for c in nb["cells"] if c["id"] == "23d51c8c")
+    task = next(_notebook.source(c) for c in nb["cells"] if c["id"] == "23d51c8c")
     assert f"{words['read_first_in_english']} [The core: what you must know]" \
            "(../../../course/01_storage_strides.ipynb#cell-id=core)" in task
 
@@ -272,8 +268,8 @@ def test_answer_cells_give_each_docstring_once_and_none_from_a_solution():
         source = load_notebook(COURSE.source_notebook(assignment))
         released = load_notebook(COURSE.release_notebook(assignment))
         answers = [c for c in source["cells"] if c["metadata"].get("nbgrader", {}).get("solution")]
-        stubs = {c["id"]: _source(c) for c in released["cells"]}
+        stubs = {c["id"]: _notebook.source(c) for c in released["cells"]}
         for cell in answers:
-            found = _docstrings.docstrings(_source(cell))
+            found = _docstrings.docstrings(_notebook.source(cell))
             assert found and found == _docstrings.docstrings(stubs[cell["id"]]), cell["id"]
     assert len(_notebook.exercise_cells(released)) > 0

@@ -18,9 +18,9 @@ import subprocess
 import sys
 
 import pytest
-from conftest import COURSE, ROOT, load_notebook
-from test_grading import _with_answers
-from test_pipeline import leaked
+from support import COURSE, ROOT, load_notebook
+from support.answers import with_answers
+from support.tampering import leaked
 
 from grader import _language, _notebook
 from grader.batch import _gradebook
@@ -64,7 +64,7 @@ def _submissions(language: str, assignment: str) -> dict[str, dict]:
     found = {kind: synthetic_submission(release, source, fraction)
              for kind, fraction in FRACTIONS.items()}
     for k, answers in enumerate(_wrong_rounds(assignment)):
-        found[f"wrong{k}"] = _with_answers(found["complete"], answers)
+        found[f"wrong{k}"] = with_answers(found["complete"], answers)
     return found
 
 

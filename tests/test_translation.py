@@ -13,7 +13,7 @@ import sys
 from collections import Counter
 
 import pytest
-from conftest import COURSE, ROOT
+from support import COURSE, ROOT
 
 from grader import _navigation, translation
 from grader._language import lesson_languages

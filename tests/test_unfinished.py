@@ -8,9 +8,9 @@ cell passes as before, and a wrong one still fails.
 import nbformat
 import pytest
 import torch
-from conftest import ROOT
 from nbclient import NotebookClient
 from nbgrader.utils import determine_grade
+from support import ROOT
 
 from grader import _notebook
 

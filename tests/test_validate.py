@@ -8,7 +8,7 @@ import shutil
 import subprocess
 import sys
 
-from conftest import COURSE, ROOT, complete_notebook, load_notebook
+from support import COURSE, ROOT, complete_notebook, load_notebook
 
 from grader import _notebook
 from grader._language import ENVIRONMENT, localized

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 import torch
-from conftest import ASSIGNMENTS, solution_namespace
+from support import ASSIGNMENTS, solution_namespace
 
 from grader.bridge import _variants
 from grader.checks import _public_examples, check, exercise_names

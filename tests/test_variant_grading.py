@@ -8,7 +8,7 @@ same path, judge by judge: ``tests/test_variants.py``.
 
 import pytest
 from _batch import file_and_grade
-from conftest import COURSE, complete_notebook, load_notebook
+from support import COURSE, complete_notebook, load_notebook
 
 from grader import _notebook
 from grader.batch import _gradebook

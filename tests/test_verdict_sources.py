@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import COURSE, load_notebook
+from support import COURSE, load_notebook
 
 from grader.batch._demo import STUDENTS, synthetic_submission
 from grader.store import _verdicts

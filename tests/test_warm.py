@@ -13,7 +13,7 @@ from types import SimpleNamespace
 
 import pytest
 import torch
-from conftest import ROOT, complete_notebook, load_notebook
+from support import ROOT, complete_notebook, load_notebook
 
 from grader._course import Course
 from grader.batch._demo import synthetic_submission

@@ -19,6 +19,7 @@ from lab.running import (
     CHROMIUM,
     CHROMIUM_ARGS,
     Lab,
+    css_hex,
     offline_page,
     run_all_until,
     wait_for_idle_kernel,
@@ -252,11 +253,6 @@ _INKS_JS = """svg => [...svg.querySelectorAll('text')].map(t => {
   return [t.textContent, getComputedStyle(t).fill, getComputedStyle(box).fill] })"""
 
 
-def _hex(css: str) -> str:
-    r, g, b = (int(v) for v in re.findall(r"\d+", css)[:3])
-    return f"#{r:02x}{g:02x}{b:02x}"
-
-
 def test_every_text_keeps_4_5_to_1_contrast_as_rendered(findings):
     pairs = []
     for first_line in ("# big grid", "# new dim"):
@@ -266,7 +262,7 @@ def test_every_text_keeps_4_5_to_1_contrast_as_rendered(findings):
         pairs.append(info.evaluate("d => ['info', getComputedStyle(d).color, "
                                    "getComputedStyle(d).backgroundColor]"))  # fmt: skip
     assert len(pairs) > 600
-    low = [(t, fg, bg) for t, fg, bg in pairs if contrast_ratio(_hex(fg), _hex(bg)) < AA]
+    low = [(t, fg, bg) for t, fg, bg in pairs if contrast_ratio(css_hex(fg), css_hex(bg)) < AA]
     assert low == []
 
 

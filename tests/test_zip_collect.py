@@ -7,9 +7,7 @@ import sys
 import zipfile
 
 import pytest
-from conftest import ASSIGNMENTS, COURSE, ROOT, load_notebook
-
-from grader.batch._demo import synthetic_submission
+from support import ASSIGNMENTS, COURSE, ROOT, submission
 
 ASSIGNMENT = ASSIGNMENTS[0]
 NOTEBOOK = COURSE.release_notebook(ASSIGNMENT).name
@@ -25,9 +23,7 @@ ZIPS = {
 
 
 def _notebook(share: float) -> str:
-    release = load_notebook(COURSE.release_notebook(ASSIGNMENT))
-    source = load_notebook(COURSE.source_notebook(ASSIGNMENT))
-    return json.dumps(synthetic_submission(release, source, share))
+    return json.dumps(submission(ASSIGNMENT, share))
 
 
 @pytest.mark.parametrize("lms", sorted(ZIPS))
