@@ -5,7 +5,7 @@ from support import ASSIGNMENTS, COURSE
 
 from grader._course import Course
 
-pytest_plugins = ["_no_silent_skips"]
+pytest_plugins = ["support.no_silent_skips"]
 
 
 @pytest.fixture(scope="session")
@@ -30,7 +30,7 @@ def pytest_generate_tests(metafunc):
 @pytest.fixture(scope="session")
 def serial_reference(tmp_path_factory):
     """A small batch graded by nbgrader alone (``--jobs 1``): (outcome, seconds)."""
-    from _batch import grade_to_the_end, outcome, write_submissions
+    from support.batch import grade_to_the_end, outcome, write_submissions
 
     instructor = tmp_path_factory.mktemp("serial-reference")
     write_submissions(instructor)

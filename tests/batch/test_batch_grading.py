@@ -15,8 +15,8 @@ interrupts the run.
 import os
 import random
 
-from _batch import STUDENTS, grade_to_the_end, kill_after, outcome, write_submissions
 from support import ASSIGNMENTS, COURSE, load_notebook
+from support.batch import STUDENTS, grade_to_the_end, kill_after, outcome, write_submissions
 
 from grader.batch import _parallel
 

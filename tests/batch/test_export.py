@@ -1,5 +1,5 @@
 """Grades for an LMS (``grader/batch/_export.py``): laid out as Canvas and Moodle import
-them (``tests/lms/``), a missing submission empty, not 0, a late one flagged. With
+them (``tests/batch/lms/``), a missing submission empty, not 0, a late one flagged. With
 nbgrader's ``grades.csv`` (``grader/bridge/_csv_export.py``), no cell a student typed opens
 as a formula or moves a column."""
 
@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from _batch import with_alembic
+from support.batch import with_alembic
 
 from grader.batch._export import export_for_lms
 from grader.bridge._csv_export import COLUMNS, SafeCsvExportPlugin

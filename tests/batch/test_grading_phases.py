@@ -15,8 +15,8 @@ import time
 
 import psutil
 import pytest
-from _batch import ASSIGNMENT, STUDENTS, write_submissions
 from support import ROOT
+from support.batch import ASSIGNMENT, STUDENTS, write_submissions
 
 from grader.batch import _phases
 from grader.batch._phases import PHASES

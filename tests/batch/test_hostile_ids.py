@@ -4,8 +4,8 @@ id the grading command prints shown through ``terminal_safe``."""
 
 
 import pytest
-from _batch import blank_stub, file_and_grade
 from support import ASSIGNMENTS
+from support.batch import blank_stub, file_and_grade
 
 from grader.batch import _gradebook
 

@@ -7,9 +7,9 @@ import csv
 import datetime
 
 import pytest
-from _batch import with_alembic
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.batch import with_alembic
 
 from grader.batch._late_policy import HandIn, LatePolicy, apply_late_policy, read_late_policy
 

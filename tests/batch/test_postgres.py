@@ -14,8 +14,8 @@ import sys
 import tempfile
 
 import pytest
-from _batch import ASSIGNMENT, outcome, write_submissions
 from support import ASSIGNMENTS, ROOT
+from support.batch import ASSIGNMENT, outcome, write_submissions
 
 from grader.batch import _gradebook
 

@@ -15,8 +15,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from _course_copy import copy_course
 from support import COURSE, load_notebook
+from support.course_copy import copy_course
 
 from grader._verdict import with_verdict
 from grader.batch import _gradebook, _regrade

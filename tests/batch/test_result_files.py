@@ -15,11 +15,12 @@ from pathlib import Path
 
 import jsonschema  # nbformat's dependency
 import pytest
-from _batch import with_alembic
+from support import ROOT
+from support.batch import with_alembic
 
 from grader._verdict import with_verdict
 
-SCHEMAS = Path(__file__).parents[1] / "grader" / "export_schemas"
+SCHEMAS = ROOT / "grader" / "export_schemas"
 DUE = datetime.datetime(2026, 11, 1, 12, 0)
 POINTS = {"view": 3.0, "stride": 2.0}
 HOSTILE_DETAIL = "got \x1b[31m<script>alert(1)</script>\u202e shape (2, 3)"

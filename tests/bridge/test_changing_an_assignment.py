@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from _course_copy import copy_course
+from support.course_copy import copy_course
 
 from grader.bridge._steps import advice, reason
 

@@ -1,7 +1,7 @@
 """Feedback pages that teach: drawn inputs, the gradebook's points, maths offline.
 
 Unit tests of the feedback preprocessors (``grader/bridge``); the whole path, from
-grading to the page, is in ``tests/test_pipeline.py``.
+grading to the page, is in ``tests/batch/test_pipeline.py``.
 """
 
 import nbformat

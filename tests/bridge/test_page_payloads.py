@@ -13,9 +13,9 @@ import json
 import urllib.request
 
 import pytest
-from _batch import blank_stub, file_and_grade
 from lab.running import CHROMIUM, Lab, chromium, offline_page
 from support import ASSIGNMENTS, COURSE, ROOT, load_notebook
+from support.batch import blank_stub, file_and_grade
 
 from grader.bridge._sanitize_html import DATA_BUDGET
 

@@ -5,7 +5,7 @@ The grading step and the batch take a submission's variant from the id that subm
 it, never from the notebook; a student's ``check()`` tries the variant published in the
 fetched folder; ``grader.cli variants`` publishes; the run's last check looks a verdict up
 on its student's variant; the key is made once, readable by its owner only, and reaches no
-student. The variants themselves, and grading on them: ``tests/test_variants.py``.
+student. The variants themselves, and grading on them: ``tests/bridge/test_variants.py``.
 """
 
 import json
@@ -14,7 +14,7 @@ import stat
 
 import nbformat
 import pytest
-from _variant_key import (
+from support.variant_key import (
     ASSIGNMENT,
     COURSE,
     EXERCISE,

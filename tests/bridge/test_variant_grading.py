@@ -3,12 +3,12 @@
 The key made and each student's claims published as ``grader.cli variants`` does; ada
 answers ``predict_verdicts`` on her own variant, a classmate pastes ada's table; the
 real grading command grades both from the id each submitted under. Unit tests of the
-same path, judge by judge: ``tests/test_variants.py``.
+same path, judge by judge: ``tests/bridge/test_variants.py``.
 """
 
 import pytest
-from _batch import file_and_grade
 from support import COURSE, complete_notebook, load_notebook
+from support.batch import file_and_grade
 
 from grader import _notebook
 from grader.batch import _gradebook

@@ -5,7 +5,7 @@ Derived from the id that submitted and a key only the instructor holds: two stud
 answer different items, every variant has torch's answer, a classmate's table scores as
 wrong for the items it lacks (with one line of feedback saying why), and an edited
 variant cell does not change what is graded. Which id's variant each step takes, and
-where the key goes: ``tests/test_variant_delivery.py``.
+where the key goes: ``tests/bridge/test_variant_delivery.py``.
 """
 
 import contextlib
@@ -15,7 +15,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from _variant_key import (
+from support import ROOT
+from support.variant_key import (
     ASSIGNMENT,
     COURSE,
     EXERCISE,
@@ -35,7 +36,7 @@ from grader.givens.pitfalls import CLAIMS, GROUPS
 from grader.givens.storage_strides import OPERATIONS
 from grader.judge._plugin import Grading
 
-HIDDEN = Path(__file__).parents[1] / "grader" / "hidden"
+HIDDEN = ROOT / "grader" / "hidden"
 IDS = [f"student{number:03d}" for number in range(200)]
 
 

@@ -1,5 +1,5 @@
 """Public checks in the student's own kernel pass on the solution (on the stub, each test
-cell says "not attempted yet": tests/test_unfinished.py)."""
+cell says "not attempted yet": tests/checks/test_unfinished.py)."""
 
 import nbformat
 from nbclient import NotebookClient

@@ -4,10 +4,9 @@ import ast
 from pathlib import Path
 
 import pytest
+from support import ROOT
 
 from grader._notebook import nbgrader_metadata, source
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.mark.parametrize("cell, text", [

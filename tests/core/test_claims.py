@@ -57,8 +57,8 @@ def test_every_guarantee_names_the_tests_that_prove_it():
 
 
 def test_a_citation_of_a_test_that_does_not_exist_is_caught():
-    real = "tests/test_claims.py::test_every_cited_test_exists"
+    real = "tests/core/test_claims.py::test_every_cited_test_exists"
     assert missing({real}) == []
     assert missing({"tests/test_crash_safety.py", real + "_and_more",
-                    "tests/test_claims.py::CITATION"}) == [
-        "tests/test_claims.py::CITATION", real + "_and_more", "tests/test_crash_safety.py"]
+                    "tests/core/test_claims.py::CITATION"}) == [
+        "tests/core/test_claims.py::CITATION", real + "_and_more", "tests/test_crash_safety.py"]

@@ -7,8 +7,7 @@ import tomllib
 from pathlib import Path
 
 import yaml
-
-ROOT = Path(__file__).resolve().parents[1]
+from support import ROOT
 
 
 def _pyproject_dependencies() -> set[str]:

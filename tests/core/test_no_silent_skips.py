@@ -26,8 +26,8 @@ def _run(tmp_path: Path, ci: str | None) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k != "CI"}
     if ci is not None:
         env["CI"] = ci
-    env["PYTHONPATH"] = str(Path(__file__).parent)
-    return subprocess.run([sys.executable, "-m", "pytest", "-p", "_no_silent_skips", "-q",
+    env["PYTHONPATH"] = str(Path(__file__).parents[1])  # tests/, where support/ is
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", "support.no_silent_skips", "-q",
                            "-p", "no:cacheprovider", "-rA", str(tmp_path)], cwd=tmp_path,
                           env=env, capture_output=True, text=True, timeout=120)
 

@@ -12,11 +12,11 @@ from dataclasses import fields
 from pathlib import Path
 
 import pytest
+from support import ROOT
 
 from grader._settings import Settings, judge_variables, variable
 from grader.student import _sandbox
 
-ROOT = Path(__file__).resolve().parents[1]
 SETTINGS = ROOT / "grader" / "_settings.py"
 PREFIX = "TENSOR_ANATOMY_"
 

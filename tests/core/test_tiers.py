@@ -12,7 +12,8 @@ arrow). On failure every offending arrow is printed as ``file:line  a -> b``.
 import ast
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from support import ROOT
+
 GRADER = ROOT / "grader"
 
 # Top to bottom; a tuple is one level whose tiers must not import one another.

@@ -1,7 +1,7 @@
 """What ``grader.edition.hub_modes`` closes to students on a shared server: derived from the
 student edition, so each answer-bearing path is closed and each path the edition holds (or
 every server runs) stays open. The running hub proves the modes from a student's kernel
-(tests/test_hub_browser.py); this proves the list, in a second."""
+(tests/hub/test_hub_browser.py); this proves the list, in a second."""
 
 from pathlib import Path
 

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from _course_copy import copy_course
 from support import ROOT, load_notebook
+from support.course_copy import copy_course
 
 from grader import _authoring, _notebook, scaffold
 
@@ -93,8 +93,8 @@ def test_it_writes_the_four_files_and_nothing_else(added):
     assert "fill in:" in done.stdout and scaffold.MARKER in done.stdout
     last = done.stdout.strip().splitlines()[-4:]
     assert last[0].strip() == "make release"
-    assert "tests/test_consistency.py" in last[1]
-    assert "tests/test_grading.py -k 01_storage_strides" in last[2]
+    assert "tests/course/test_consistency.py" in last[1]
+    assert "tests/judge/test_grading.py -k 01_storage_strides" in last[2]
 
 
 def test_the_new_cells_follow_the_last_exercise_with_their_nbgrader_metadata(added, copy):
@@ -146,7 +146,7 @@ def test_the_new_cells_follow_the_last_exercise_with_their_nbgrader_metadata(add
 
 
 def test_the_copys_consistency_tests_pass_on_the_stubs(added, copy):
-    done = _run(copy, sys.executable, "-m", "pytest", "tests/test_consistency.py", "-q",
+    done = _run(copy, sys.executable, "-m", "pytest", "tests/course/test_consistency.py", "-q",
                 "-p", "no:cacheprovider", timeout=300)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     assert " passed" in done.stdout

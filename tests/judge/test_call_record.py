@@ -13,12 +13,14 @@ import inspect
 import json
 from pathlib import Path
 
+from support import ROOT
+
 from grader.judge import _judge
 from grader.judge._call_record import LastCall
 from grader.judge._plugin import Grading
 from grader.judge._remote import RemoteStudent
 
-JUDGE = Path(__file__).resolve().parents[1] / "grader" / "judge"
+JUDGE = ROOT / "grader" / "judge"
 DOUBLE = ["import torch", "def double(x):\n    return 2 * x"]
 # Three failing checks of one exercise in one session: one calls the student's function,
 # one calls nothing, one calls a process of its own (the plugin's start_student).

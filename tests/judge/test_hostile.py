@@ -16,16 +16,15 @@ import socket
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 from escape.attacks import ATTACKS, attempt_cell
 from escape.listeners import serve_forever
-from support import file_digest
+from support import ROOT, file_digest
 
 from grader.judge._judge_server import judge
 
-CHECKS = Path(__file__).parent / "hostile" / "checks_double.py"
+CHECKS = ROOT / "tests" / "hostile" / "checks_double.py"
 RIGHT = "def double(x):\n    return x * 2\n"
 WRONG = "def double(x):\n    return x + 1\n"
 # Attempts on others, each refused in the act (escape/attacks.py, plus two of our own).

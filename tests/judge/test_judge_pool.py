@@ -6,15 +6,15 @@ orders, with no ``close_idle()`` between: each grading must show its own
 configuration's behaviour, whichever judge was warm before it.
 """
 
-from pathlib import Path
 
 import pytest
+from support import ROOT
 
 from grader.judge import _judge_server
 from grader.judge._judge_server import judge
 from grader.student import _sandbox
 
-CHECKS = Path(__file__).parent / "hostile" / "checks_double.py"
+CHECKS = ROOT / "tests" / "hostile" / "checks_double.py"
 RIGHT = "def double(x):\n    return x * 2\n"
 SLEEPER = "import time\ntime.sleep(3)\nprint('slept')\n"
 PID = "import os\nprint('pid', os.getpid())\n"

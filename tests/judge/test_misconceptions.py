@@ -16,9 +16,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import torch
-from _batch import ASSIGNMENT, grade_to_the_end
 from support import COURSE, complete_notebook
 from support.answers import with_answers
+from support.batch import ASSIGNMENT, grade_to_the_end
 
 from grader._verdict import with_verdict
 from grader.batch import _misconception_report as report

@@ -5,7 +5,7 @@ process really has none: as on a GPU machine whose sandbox keeps CUDA out,
 grading stops saying why; and once a confined process did start CUDA (the
 probe is said to have passed), a student's process that reports none fails
 its GPU checks instead of skipping them. ``tests/gpu_verify.py``'s own refusal
-is in ``test_gpu_verify.py``.
+is in ``tests/course/test_gpu_verify.py``.
 """
 
 import json

@@ -13,13 +13,14 @@ import json
 import os
 from pathlib import Path
 
+from support import ROOT
 from traitlets.config import Config
 
 from grader.bridge import _nbgrader
 from grader.bridge._structure import RestoredAhead
 from grader.store import _verdicts
 
-GRADER = Path(__file__).resolve().parents[1] / "grader"
+GRADER = ROOT / "grader"
 # Where a grading run's state would sit: the run, nbgrader's lane, the store.
 RUN_TIERS = ("batch", "bridge", "store")
 _EMPTY_CONTAINERS = {"dict", "list", "set", "defaultdict", "OrderedDict", "deque", "Lock",

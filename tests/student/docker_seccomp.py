@@ -8,7 +8,7 @@ read. The sandbox asks for its namespaces in one call, so it is refused.
 Everything else is allowed here: the test is about the sandbox's namespaces,
 not the rest of the profile. Usage::
 
-    python tests/docker_seccomp.py COMMAND [ARGUMENT ...]
+    python tests/student/docker_seccomp.py COMMAND [ARGUMENT ...]
 
 The filter is loaded in this process, then ``COMMAND`` replaces it
 (``os.execv``): a seccomp filter is inherited across exec and fork, for good.

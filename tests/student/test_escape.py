@@ -27,7 +27,7 @@ import pytest
 from escape.attacks import ATTACKS, KILLED, OVER_MEMORY, attack_cell
 from escape.listeners import serve_forever
 from escape.users import reachable_by_others, unprivileged_user
-from support import file_digest
+from support import ROOT, file_digest
 
 from grader.judge import _judge_server
 from grader.judge._judge_server import judge
@@ -36,8 +36,7 @@ from grader.judge._judge_server import judge
 # small CI machine, so make test runs this file by itself (marker "alone").
 pytestmark = pytest.mark.alone
 
-ROOT = Path(__file__).resolve().parents[1]
-CHECKS = Path(__file__).parent / "hostile" / "checks_double.py"
+CHECKS = ROOT / "tests" / "hostile" / "checks_double.py"
 RIGHT = "def double(x):\n    return x * 2\n"
 SECRET = "postgresql://grader:S3CRET-CANARY-7f1c@db.example/gradebook"
 # Harmless without a sandbox, so run bare to prove the attempts themselves work.

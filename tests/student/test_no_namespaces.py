@@ -1,7 +1,7 @@
 """Grading where the namespaces are refused, as in a Docker container or a Kubernetes pod.
 
 Docker's default seccomp profile (a pod's ``RuntimeDefault`` too) refuses
-``unshare`` and namespace clones with EPERM. ``tests/docker_seccomp.py`` loads
+``unshare`` and namespace clones with EPERM. ``tests/student/docker_seccomp.py`` loads
 a filter like it and execs ``grader.cli grade`` over one blank stub: grading
 must stop before any notebook runs, saying what was refused and the remedies,
 whether the container's user is root (Docker's default) or not (a pod with
@@ -18,9 +18,9 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from _batch import ASSIGNMENT, blank_stub
 from escape.users import reachable_by_others, unprivileged_user
 from support import COURSE, ROOT
+from support.batch import ASSIGNMENT, blank_stub
 
 LAUNCHER = Path(__file__).with_name("docker_seccomp.py")
 REMEDIES = ("Enable unprivileged user namespaces (Debian: sysctl "

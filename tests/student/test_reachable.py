@@ -18,7 +18,6 @@ import functools
 import json
 import pickle
 import types
-from pathlib import Path
 
 import pytest
 import torch
@@ -31,7 +30,7 @@ from grader.checks._registry import registered
 from grader.judge import _judge_server
 from grader.judge._judge_server import judge
 
-CHECKS = Path(__file__).parent / "hostile" / "checks_double.py"
+CHECKS = ROOT / "tests" / "hostile" / "checks_double.py"
 RIGHT = "def double(x):\n    return x * 2\n"
 # What the student's process runs on: in its memory because it was forked from
 # the judge's zygote, and not importable from any file it can read.

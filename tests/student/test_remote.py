@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 import torch
+from support import ROOT
 
 from grader._errors import (
     MissingDefinition,
@@ -252,7 +253,7 @@ time.sleep(600)
 
 def test_a_judge_killed_outright_takes_the_students_process_with_it():
     judge = subprocess.Popen([sys.executable, "-c", JUDGE_KILLED_MID_CALL], stdout=subprocess.PIPE,
-                             text=True, cwd=Path(__file__).resolve().parents[1])
+                             text=True, cwd=ROOT)
     worker = int(judge.stdout.readline())
     os.kill(judge.pid, signal.SIGKILL)
     judge.wait()

@@ -9,10 +9,9 @@ import sys
 import time
 from dataclasses import dataclass
 
-from support import ASSIGNMENTS, COURSE, ROOT, load_notebook
-
 from grader.batch import _gradebook
 from grader.batch._demo import synthetic_submission
+from support import ASSIGNMENTS, COURSE, ROOT, load_notebook
 
 ASSIGNMENT = ASSIGNMENTS[0]
 STUDENTS = {"complete": 1.0, "most": 0.75, "partial": 0.5, "blank": 0.0}

@@ -1,7 +1,7 @@
 """What the tests of per-student variants share: one fixed key (so that their counts
 reproduce), chapter 1's finite exercise, each pooled exercise's torch answers, and a
-student's variant under that key (``tests/test_variants.py``,
-``tests/test_variant_delivery.py``)."""
+student's variant under that key (``tests/bridge/test_variants.py``,
+``tests/bridge/test_variant_delivery.py``)."""
 
 from pathlib import Path
 

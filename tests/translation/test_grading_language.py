@@ -1,8 +1,9 @@
 """The grading commands speak the student's language (``grader._language``): which language
 a submission is in, the catalogue of what they write (``grader/locale/<language>.po``), and
 a feedback page's verdicts, note, Markdown and labels in it (``grader.bridge._feedback_language``).
-The whole path, graded by ``grader.cli grade``, is in ``tests/test_translated_grading.py``;
-``validate`` in ``tests/test_validate.py``."""
+The whole path, graded by ``grader.cli grade``, is in
+``tests/translation/test_translated_grading.py``; ``validate`` in
+``tests/batch/test_validate.py``."""
 
 import copy
 import json

@@ -102,7 +102,7 @@ def test_the_runtime_reads_each_catalogue_as_babel_does(path):
 
 def _run_in(folder, *sources: str) -> list[list[dict]]:
     """Each cell's outputs, run by a fresh IPython kernel whose working directory is
-    ``folder`` (nbclient, as tests/test_check_in_a_kernel.py drives one)."""
+    ``folder`` (nbclient, as tests/checks/test_check_in_a_kernel.py drives one)."""
     import nbformat
     from nbclient import NotebookClient
 

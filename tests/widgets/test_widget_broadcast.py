@@ -10,9 +10,9 @@ import xml.etree.ElementTree as ET
 
 import pytest
 import torch
-from _svg_text import labelled_boxes, text_pairs
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.svg_text import labelled_boxes, text_pairs
 
 from anatomy_widgets import Broadcast
 from anatomy_widgets._broadcast import (

@@ -10,15 +10,15 @@ import math
 import tracemalloc
 import xml.etree.ElementTree as ET
 from collections import Counter, defaultdict
-from pathlib import Path
 
 import nbformat
 import pytest
 import torch
-from _svg_text import labelled_boxes, text_pairs
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from nbconvert import HTMLExporter
+from support import ROOT
+from support.svg_text import labelled_boxes, text_pairs
 
 from anatomy_widgets import MemoryLayout
 from anatomy_widgets._contrast import AA, contrast_ratio
@@ -44,7 +44,6 @@ from anatomy_widgets._memory_widget import shares_storage
 from grader.checks.storage_strides._oracle import storage_extent
 from grader.hidden.strategies import indices, layouts, shapes, strided_specs
 
-ROOT = Path(__file__).resolve().parents[1]
 ANY_LAYOUT = layouts(permute=True, step=True, offset=True, expand=True)
 NO_OVERLAP = layouts(permute=True, step=True, offset=True)
 SVG = "{http://www.w3.org/2000/svg}"

@@ -24,10 +24,10 @@ from lab.running import (
     run_all_until,
     wait_for_idle_kernel,
 )
+from support import ROOT
 
 from anatomy_widgets._contrast import AA, contrast_ratio
 
-ROOT = Path(__file__).resolve().parents[1]
 LESSON = ROOT / "course" / "01_storage_strides.ipynb"
 ARTIFACTS = ROOT / "tests" / "artifacts" / "browser"
 TIMEOUT_MS = 60_000

@@ -4,7 +4,7 @@ It finds every module of the course it can reach (in memory, or importable from
 a file it can read), calls each of their functions on every exercise's public
 examples, and prints one JSON line: what it could read, what it imported, and
 which function (or module-level table) gave an exercise's answers. The test
-(``tests/test_reachable.py``) replaces ``CASES_PICKLE`` with the examples and
+(``tests/student/test_reachable.py``) replaces ``CASES_PICKLE`` with the examples and
 the instructor's answers, and ``PACKAGE_ROOT`` with the course folder.
 """
 
