@@ -51,7 +51,6 @@ class Room:
         return _gradebook.scores(f"sqlite:///{self.instructor / 'gradebook.db'}", ASSIGNMENT)
 
 
-
 def quiet_lab(home: Path) -> None:
     """No news or update checks in the student's JupyterLab: offline, and their toasts
     cover buttons."""
@@ -62,7 +61,6 @@ def quiet_lab(home: Path) -> None:
     entry = home.stat()
     for made in home.rglob("*"):
         os.chown(made, entry.st_uid, entry.st_gid, follow_symlinks=False)
-
 
 
 def new_page(browser):
@@ -76,7 +74,6 @@ def new_page(browser):
 
 def _refuse(route) -> None:
     route.abort()
-
 
 
 def log_in(page, room: Room, user: str) -> None:
@@ -112,7 +109,6 @@ def assignment_list(page):
         nbgrader_menu(page).locator(".lm-Menu-item", has_text="Assignment List").click()
         listing.wait_for()
     return listing
-
 
 
 def kernel_tries(paths: dict[str, Path]) -> str:
