@@ -4,7 +4,7 @@ Every fact comes from torch itself, never from a rule of our own that a student
 could import as an exercise's answer: the result shape and its error message
 (``torch.broadcast_shapes``), what ``a + b`` says (ATen's ``infer_size``, as
 ``torch.broadcast_tensors`` folds it), the strides ``expand`` gives and the values a small example
-takes. Each is property-tested against torch in ``tests/test_widget_broadcast.py``.
+takes. Each is property-tested against torch in ``tests/widgets/test_widget_broadcast.py``.
 """
 
 from __future__ import annotations

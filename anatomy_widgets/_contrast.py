@@ -3,7 +3,7 @@
 Text must keep a contrast of at least 4.5:1 with what is behind it (WCAG 2.x,
 level AA for normal text). Ink is not chosen by eye: for each fill the darker or
 lighter ink is picked by computing both ratios, so no shade of the palette can
-fall between them (``tests/test_widget_layout.py`` checks every pair in use).
+fall between them (``tests/widgets/test_widget_layout.py`` checks every pair in use).
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ keeps, per cell id, what the cell printed on a GPU in each language, the hash of
 code that printed it, and one stamp (GPU, torch, date, who recorded it). Its writer is
 ``python tests/gpu_verify.py --record-outputs`` on a CUDA machine; a cell whose code
 changed since is left out and listed under ``to_rerecord`` until a GPU runs it again
-(``tests/test_gpu_outputs.py`` fails on a recording older than its cell's code).
+(``tests/widgets/test_gpu_outputs.py`` fails on a recording older than its cell's code).
 
 ``gpu_printed(cell_id, device)``, the cell's last line, prints that recording only when
 ``device`` is the CPU: on a GPU the cell's own output is the GPU's.

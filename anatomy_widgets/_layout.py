@@ -6,7 +6,7 @@ contiguity and the storage a view needs are read off torch views of that layout
 (on "meta" or over a small ``arange`` storage). Nothing here reads tensor data
 or allocates a large storage: a layout is four numbers (shape, stride, storage
 offset, storage size), so a 10⁹-element or meta tensor costs no more than a
-small one. Everything is checked against torch in ``tests/test_widget_layout.py``
+small one. Everything is checked against torch in ``tests/widgets/test_widget_layout.py``
 (``as_strided`` over an ``arange`` storage).
 """
 

@@ -44,7 +44,7 @@ course they are enrolled in (the hub group ``nbgrader-<id>``, which nbgrader's
 
 Logging in is PAM (the users' system passwords), JupyterHub's default; see
 ``deploy/README.md`` for OAuth or JupyterHub's own user database instead.
-``tests/test_hub_browser.py`` loads this file and only swaps the authenticator for
+``tests/hub/test_hub_browser.py`` loads this file and only swaps the authenticator for
 one with a test password, the ports for free ones and the users' homes.
 """
 

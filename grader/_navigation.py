@@ -4,7 +4,7 @@
 (its title), a time estimate and links to the lesson and its exercises; every
 lesson ends with a cell linking its exercises, the next lesson and the start
 page. Nothing here is typed by hand: ``make release`` writes both from the
-lessons and the released exercises, and ``tests/test_navigation.py`` fails on
+lessons and the released exercises, and ``tests/course/test_navigation.py`` fails on
 drift.
 """
 

@@ -1,7 +1,7 @@
 """What an instructor may set, in one place: each setting's variable, type, default and help.
 
 ``Settings.from_environment()`` is the grader's only reader of the ``TENSOR_ANATOMY_*``
-variables (``tests/test_settings.py`` fails on another); ``python -m grader settings``
+variables (``tests/core/test_settings.py`` fails on another); ``python -m grader settings``
 prints each with its help and the value it has now. A setting marked ``verdict`` changes
 what a judge decides: the verdict store hashes all of them, typed, into each verdict's key
 (``grader.store._verdicts``), so a new one cannot be forgotten there. A setting marked
@@ -10,10 +10,10 @@ an allow-list: the gradebook's URL never reaches a student), where it is read ba
 
 The student's kernel reads one variable itself, ``TENSOR_ANATOMY_LANG``
 (``anatomy_widgets._language``: the widgets run where the grader is not installed);
-``language`` here is the same variable (``tests/test_settings.py`` compares the two names).
+``language`` here is the same variable (``tests/core/test_settings.py`` compares the two names).
 Nothing of the widgets is imported here: the judge imports this module before it forks
 the student's process, whose memory holds only the judge's machinery
-(``tests/test_reachable.py``).
+(``tests/student/test_reachable.py``).
 """
 
 from __future__ import annotations

@@ -1,40 +1,11 @@
-import contextlib
-import io
-import json
-from pathlib import Path
+"""Fixtures and hooks only: what tests share as plain names is in support/ (tests/README.md)."""
 
 import pytest
+from support import ASSIGNMENTS, COURSE
 
 from grader._course import Course
 
-pytest_plugins = ["_no_silent_skips"]
-
-ROOT = Path(__file__).resolve().parents[1]
-COURSE = Course(ROOT)
-ASSIGNMENTS = COURSE.assignments()
-
-
-def load_notebook(path: Path) -> dict:
-    return json.loads(path.read_text(encoding="utf-8"))
-
-
-def solution_namespace(assignment: str) -> dict:
-    """The names the solution notebook of ``assignment`` defines, its cells run quietly."""
-    from grader import _notebook
-
-    namespace = {"__name__": "solution"}
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-        for source in _notebook.code_cells(_notebook.load(COURSE.source_notebook(assignment))):
-            exec(compile(source, assignment, "exec"), namespace)
-    return namespace
-
-
-def complete_notebook(assignment: str) -> dict:
-    """The released notebook with every answer cell the instructor's solution."""
-    from grader.batch._demo import synthetic_submission
-
-    release = load_notebook(COURSE.release_notebook(assignment))
-    return synthetic_submission(release, load_notebook(COURSE.source_notebook(assignment)), 1.0)
+pytest_plugins = ["support.no_silent_skips"]
 
 
 @pytest.fixture(scope="session")
@@ -59,7 +30,7 @@ def pytest_generate_tests(metafunc):
 @pytest.fixture(scope="session")
 def serial_reference(tmp_path_factory):
     """A small batch graded by nbgrader alone (``--jobs 1``): (outcome, seconds)."""
-    from _batch import grade_to_the_end, outcome, write_submissions
+    from support.batch import grade_to_the_end, outcome, write_submissions
 
     instructor = tmp_path_factory.mktemp("serial-reference")
     write_submissions(instructor)

@@ -9,7 +9,7 @@ group (``GROUPED``) draws the same number from each of its groups instead. Desig
 * **The key** is 32 random bytes in ``<instructor>/variants.key``, created once by
   ``python -m grader.cli variants`` (mode 0600, never overwritten). It lives where
   the gradebook does: never in ``solutions/``, ``exercises/``, the exchange or the
-  student edition (``tests/test_variant_delivery.py`` greps them). Without a key a course
+  student edition (``tests/bridge/test_variant_delivery.py`` greps them). Without a key a course
   has no variants: every student answers, and is graded on, the whole pool.
 * **The student sees their variant** in a file of items (no key) that
   ``grader.cli variants A`` writes into the exchange's released copy of ``A``, one

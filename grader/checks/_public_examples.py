@@ -13,7 +13,7 @@ never reads these files: it asks the oracles, on every input it draws.
 One JSON file per exercise, ``public_examples/<exercise>.json``, in the wire's
 format (``grader._wire``: plain data, dtypes, and CPU or meta tensors with
 their layout; no pickle). A test checks them against the oracles
-(``tests/test_public_examples.py``).
+(``tests/checks/test_public_examples.py``).
 """
 
 import json

@@ -12,7 +12,7 @@ Jupyter configuration). Derived, never listed: the readable set is the edition's
 (``grader.edition``: the lessons, exercises, widgets and the public modules).
 
 Closing the topmost private path is enough: a folder without the others' ``x`` bit
-cannot be entered, whatever the modes below it. ``tests/test_hub_browser.py`` proves it
+cannot be entered, whatever the modes below it. ``tests/hub/test_hub_browser.py`` proves it
 from a student's kernel on a running hub.
 """
 

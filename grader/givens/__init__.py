@@ -6,5 +6,5 @@ the course the student's process can read (see ``grader/student/_namespaces.py``
 oracles, public checks and hidden checks stay outside its root. So nothing
 in here may compute, store or hint at an exercise's answer; a test imports
 every module reachable there and tries each against every exercise
-(``tests/test_reachable.py``).
+(``tests/student/test_reachable.py``).
 """

@@ -2,7 +2,7 @@
 
 Imports neither torch nor NumPy: the grading command reads ``EXPRESSIONS`` (each
 student's variant, ``grader.bridge._variants``) and leaves torch to the judges, whose
-import of it costs seconds of CPU (``tests/test_warm.py``).
+import of it costs seconds of CPU (``tests/judge/test_warm.py``).
 """
 
 from __future__ import annotations

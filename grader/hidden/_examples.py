@@ -2,7 +2,7 @@
 
 Each hidden file parametrizes one test with ``exercises_checked_by_examples``:
 it reads the check registry (``grader.checks``), never the judge, so the hidden
-checks import nothing of the judge that runs them (``tests/test_tiers.py``).
+checks import nothing of the judge that runs them (``tests/core/test_tiers.py``).
 """
 
 from pathlib import Path

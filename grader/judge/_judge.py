@@ -80,7 +80,7 @@ def run_judge(notebook: Path, assignment: str, checks: Path | None = None,
         raise RuntimeError(f"hidden checks for {assignment!r} did not run (pytest exit {code})")
     exercises = _GRADING.verdict()
     # Imported here, not at the top: the zygote, forked from this process before its first
-    # notebook, must not carry the wrong answers (tests/test_reachable.py).
+    # notebook, must not carry the wrong answers (tests/student/test_reachable.py).
     from grader.judge._misconceptions import name_misconceptions
 
     name_misconceptions(assignment, exercises, _GRADING.failing_calls)

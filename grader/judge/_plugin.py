@@ -214,7 +214,7 @@ def _cuda_lost_by_student(call) -> bool:
     it: the judge started it in a process just as confined (``_cuda_probe``), so the
     student's code lost it, and the check fails."""
     # Imported here, not above: the judge's modules at fork are the student's memory, and
-    # an oracle module must never be there (tests/test_reachable.py).
+    # an oracle module must never be there (tests/student/test_reachable.py).
     from grader.checks.devices._oracle import CudaUnavailable
 
     if call.excinfo is None or not isinstance(call.excinfo.value.__context__, CudaUnavailable):

@@ -9,7 +9,7 @@ Every stub is right in structure (the consistency tests pass on it) and wrong in
 substance: what the author still has to write carries ``MARKER``, and the stubs
 of checks raise ``NotImplementedError`` saying what to write, so the public
 check, the hidden checks and the solution fail until they are written.
-``unwritten`` lists what is left, file by file (``tests/test_new_exercise.py``
+``unwritten`` lists what is left, file by file (``tests/course/test_new_exercise.py``
 fails while anything is). Nothing here imports torch: the command is instant.
 """
 
@@ -109,14 +109,15 @@ def main(course: Course, assignment: str, name: str, points: int = DEFAULT_POINT
         print("\n".join(f"  fill in: {what}" for what in item.fill_in) + "\n")
     pytest = f"{_python(course)} -m pytest -q -p no:cacheprovider"
     print(f"What is still to write is marked {MARKER}; this lists it:\n"
-          f"  {pytest} tests/test_new_exercise.py -k unwritten\n"
+          f"  {pytest} tests/course/test_new_exercise.py -k unwritten\n"
           f"Until it is written, {name}'s public check, hidden checks and solution fail "
           "and say so.\n\nThen:\n"
           "  make release\n"
-          f"  {pytest} tests/test_new_exercise.py tests/test_consistency.py "
-          "tests/test_release.py\n"
-          f"  {pytest} tests/test_public_checks.py tests/test_grading.py -k {assignment}\n"
-          f"  {pytest} tests/test_reachable.py")
+          f"  {pytest} tests/course/test_new_exercise.py tests/course/test_consistency.py "
+          "tests/course/test_release.py\n"
+          f"  {pytest} tests/checks/test_public_checks.py tests/judge/test_grading.py "
+          f"-k {assignment}\n"
+          f"  {pytest} tests/student/test_reachable.py")
     return 0
 
 

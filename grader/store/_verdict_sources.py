@@ -9,7 +9,7 @@ of it: hidden checks, strategies, oracles, named wrong answers) and its givens
 read with ``ast`` (imports inside functions as well) until nothing new is imported: a
 chapter's checks may import another's. The only imports by name in what a judge runs
 (``grader.checks`` loading every chapter's checks, ``named_wrong_answers`` loading the
-assignment's own chapter) load files that count anyway (``tests/test_verdict_cache.py``).
+assignment's own chapter) load files that count anyway (``tests/store/test_verdict_cache.py``).
 """
 
 import ast

@@ -13,7 +13,7 @@ its lesson (``_merge``: a changed cell's translation is kept, marked fuzzy);
 ``build`` writes the lesson of each complete catalogue (``_generate``) and runs
 it for its outputs (``_build``). A catalogue is complete when no entry is
 missing, stale (fuzzy, or translating other English) or orphaned
-(``_catalogue.problems``); ``tests/test_translation.py`` fails otherwise, and
+(``_catalogue.problems``); ``tests/translation/test_translation.py`` fails otherwise, and
 nbval re-proves the generated lessons with the English ones.
 
 Code cells are the English ones, so what they print is English but for their

@@ -4,7 +4,7 @@
 lesson of every complete catalogue (``_generate``) and runs it for its
 outputs. Only a notebook's outputs come from running it: its cells' sources,
 ids and metadata, and its own metadata, are put back as generated, so the file
-is exactly what ``expected`` says but for outputs (``tests/test_translation.py``).
+is exactly what ``expected`` says but for outputs (``tests/translation/test_translation.py``).
 """
 
 import copy

@@ -6,7 +6,7 @@ code passes to ``localized(text, context, language)`` or marks with
 ``marked(text, context)``, both literals: msgctxt the context ("verdict", "feedback",
 "page", "validate"), msgid the English. ``lines`` finds them by reading the code
 (``ast``), nothing listed by hand, so a new string is missing until translated and a
-changed one stale (``tests/test_grading_language.py``); ``update`` merges them as the
+changed one stale (``tests/translation/test_grading_language.py``); ``update`` merges them as the
 runtime catalogue's (``_merge.merged_lines``: no translation is ever lost).
 
 Two more contexts hold what the judge says in English and a feedback page or

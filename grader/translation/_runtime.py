@@ -6,7 +6,7 @@ passes to ``translate(text, context)`` or marks with ``english(text, context)``,
 literals: msgctxt the context ("memory", "broadcast", "autograd", "widgets", "checks"),
 msgid the English. ``lines`` finds them by reading the code (``ast``), nothing listed by
 hand, so a new message is missing until translated, and a changed one stale
-(``tests/test_translation.py``); ``update`` merges them as a lesson's printed
+(``tests/translation/test_translation.py``); ``update`` merges them as a lesson's printed
 templates are (``_merge.merged_lines``: no translation is ever lost).
 """
 

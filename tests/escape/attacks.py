@@ -6,7 +6,7 @@ so a working attack costs the notebook its points, and the suite sees it in
 the score; a refused one prints ``refused: <why>``. ``T`` holds the targets
 the test set up on the host (paths, a canary process, listening sockets, a
 secret). Every attempt works when run without the sandbox, as the same user
-(``test_escape.py`` shows it for the ones that harm nothing).
+(``tests/student/test_escape.py`` shows it for the ones that harm nothing).
 """
 
 import textwrap

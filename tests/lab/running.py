@@ -192,3 +192,9 @@ def run_all_until(page, shown, attempts: int = 3) -> None:
         except NotYet:
             continue
     shown.wait_for()
+
+
+def css_hex(css: str) -> str:
+    """A colour the browser computed (``rgb(r, g, b)``) as the hex the widgets draw with."""
+    r, g, b = (int(v) for v in re.findall(r"\d+", css)[:3])
+    return f"#{r:02x}{g:02x}{b:02x}"

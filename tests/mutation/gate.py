@@ -26,8 +26,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parents[1]))
-from _course_copy import copy_course  # noqa: E402
 from mutants import MUTANTS, Mutant  # noqa: E402
+from support.course_copy import copy_course  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 

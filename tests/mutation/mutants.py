@@ -27,14 +27,15 @@ MUTANTS = [
         "grader/student/_sandbox.py",
         (("    libc, unconfined = _libc(), unconfined_allowed()  # read before the scrub below\n",
           "    return  # MUTANT\n"),),
-        ("tests/test_limits.py::test_the_students_process_is_confined",),  # reads only: safe
+        # Reads only: safe.
+        ("tests/student/test_limits.py::test_the_students_process_is_confined",),
     ),
     Mutant(
         "no network namespace",
         "grader/student/_namespaces.py",
         (("    flags = NEWNS | NEWNET | NEWIPC | NEWPID | NEWUTS",
           "    flags = NEWNS | NEWIPC | NEWPID | NEWUTS  # MUTANT"),),
-        ("tests/test_escape.py::"
+        ("tests/student/test_escape.py::"
          "test_the_student_is_alone_offline_unprivileged_and_keeps_no_environment",),
     ),
     Mutant(
@@ -44,8 +45,8 @@ MUTANTS = [
           "    paths.append(str(package_root))  # MUTANT"),
          ('    if os.path.isdir(root + path):\n        _mount(libc, "tmpfs"',
           '    if False:  # MUTANT\n        _mount(libc, "tmpfs"')),
-        ("tests/test_limits.py::test_the_students_process_is_confined",
-         "tests/test_reachable.py::test_the_graded_process_reads_only_the_givens"),
+        ("tests/student/test_limits.py::test_the_students_process_is_confined",
+         "tests/student/test_reachable.py::test_the_graded_process_reads_only_the_givens"),
     ),
     Mutant(
         "a NaN answer compares equal to any number",
@@ -54,7 +55,7 @@ MUTANTS = [
           "        return True  # MUTANT"),
          ("    both_nan = mine.isnan() & torchs.isnan()",
           "    both_nan = mine.isnan() | torchs.isnan()  # MUTANT")),
-        ("tests/test_compare.py",),
+        ("tests/checks/test_compare.py",),
     ),
     Mutant(
         "the judge runs the student's notebook in an nbgrader kernel first",
@@ -65,30 +66,30 @@ MUTANTS = [
           "        from nbgrader.preprocessors import Execute  # MUTANT\n"
           "        Execute(allow_errors=True).preprocess(nb, resources)\n"
           '        instructor = Course.find().instructor'),),
-        ("tests/test_nbgrader_bridge.py::test_student_code_never_runs_in_an_nbgrader_kernel",),
+        ("tests/bridge/test_nbgrader_bridge.py::test_student_code_never_runs_in_an_nbgrader_kernel",),
     ),
     Mutant(
         "a failed check is dropped from the verdict",
         "grader/judge/_plugin.py",
         (('            if name is None or entry.pop("skipped", False):',
           '            if name is None or entry.pop("skipped", False) or not entry["passed"]:'),),
-        ("tests/test_hostile.py::test_every_attack_gets_exactly_its_deserved_score",),
+        ("tests/judge/test_hostile.py::test_every_attack_gets_exactly_its_deserved_score",),
     ),
     Mutant(
         "the GPU verification's judge cannot start",
         "tests/gpu_verify.py",
         (('        return judge(nb, ASSIGNMENT, timeout=600), "judge"',
           '        raise RuntimeError("MUTANT: the judge could not start")'),),
-        ("tests/test_gpu_verify.py::test_gpu_verify_passes_on_this_machines_path",),
+        ("tests/course/test_gpu_verify.py::test_gpu_verify_passes_on_this_machines_path",),
     ),
     Mutant(
         "a misconception is named whatever the student answered",
         "grader/judge/_misconceptions.py",
         (("    return _same(students, wrongs, inputs_a, inputs_b)",
           "    return True  # MUTANT"),),
-        ("tests/test_misconceptions.py::"
+        ("tests/judge/test_misconceptions.py::"
          "test_answers_are_the_same_when_their_values_types_and_views_are",
-         "tests/test_misconceptions.py::test_a_failure_no_wrong_answer_gives_is_named_nothing"),
+         "tests/judge/test_misconceptions.py::test_a_failure_no_wrong_answer_gives_is_named_nothing"),
     ),
     Mutant(
         "a test cell swallows a wrong answer as if it were not attempted yet",
@@ -96,14 +97,14 @@ MUTANTS = [
         (("        if kind is not None and issubclass(kind, NotImplementedError) and "
           "_is_stub(error):",
           "        if kind is not None:  # MUTANT"),),
-        ("tests/test_unfinished.py::test_a_finished_exercise_passes_and_a_wrong_one_still_fails",),
+        ("tests/checks/test_unfinished.py::test_a_finished_exercise_passes_and_a_wrong_one_still_fails",),
     ),
     Mutant(
         "any NotImplementedError, torch's own included, is taken for the stub",
         "grader/checks/_test_cell.py",
         (("    return isinstance(error, NotAttempted) or not str(error)",
           "    return True  # MUTANT"),),
-        ("tests/test_unfinished.py::"
+        ("tests/checks/test_unfinished.py::"
          "test_a_not_implemented_error_from_torch_is_a_mistake_not_the_stub",),
     ),
     Mutant(
@@ -117,7 +118,7 @@ MUTANTS = [
           "        step *= max(size, 1)\n"
           "    return tuple(reversed(strides))\n\n\n"
           "def _meta_view(shape, stride, offset=0) -> torch.Tensor:\n"),),
-        ("tests/test_no_answer_importable.py::"
+        ("tests/course/test_no_answer_importable.py::"
          "test_no_function_of_the_edition_passes_a_public_check",),
     ),
     Mutant(
@@ -126,21 +127,21 @@ MUTANTS = [
         (("from grader.judge._plugin import Grading\n",
           "from grader.judge._misconceptions import name_misconceptions  # MUTANT\n"
           "from grader.judge._plugin import Grading\n"),),
-        ("tests/test_reachable.py::test_in_its_memory_is_only_the_machinery_it_runs_on",),
+        ("tests/student/test_reachable.py::test_in_its_memory_is_only_the_machinery_it_runs_on",),
     ),
     Mutant(
         "a task's Read-first line, once written, keeps its titles when a section is renamed",
         "grader/_read_first.py",
         (('    return without_line(text) + "\\n\\n" + line',
           '    return text if "**Read first:**" in text else text + "\\n\\n" + line  # MUTANT'),),
-        ("tests/test_consistency.py::test_a_section_renamed_or_gone_is_caught",),
+        ("tests/course/test_consistency.py::test_a_section_renamed_or_gone_is_caught",),
     ),
     Mutant(
         "a submission of a translated notebook reads as tampered with (its cells not accepted)",
         "grader/bridge/_structure.py",
         (("        translated = _translated(fixed, translations)\n",
           "        translated = {}  # MUTANT\n"),),
-        ("tests/test_translated_grading.py::"
+        ("tests/translation/test_translated_grading.py::"
          "test_a_translated_notebook_is_restored_to_the_english_code",),
     ),
     Mutant(
@@ -148,28 +149,28 @@ MUTANTS = [
         "grader/translation/_exercises.py",
         (("            cell[\"source\"] = _lines(with_docstrings(source(cell), wanted))\n",
           "            cell[\"source\"] = _lines(source(cell))  # MUTANT\n"),),
-        ("tests/test_translated_exercises.py::test_the_translated_exercises_are_what_release_writes",),
+        ("tests/translation/test_translated_exercises.py::test_the_translated_exercises_are_what_release_writes",),
     ),
     Mutant(
         "a Chinese kernel shows a translation whose English has changed (a fuzzy entry)",
         "anatomy_widgets/_language.py",
         (("        if translated and not fuzzy:\n            table.setdefault(context, {})",
           "        if translated:  # MUTANT\n            table.setdefault(context, {})"),),
-        ("tests/test_language.py::test_a_fuzzy_or_empty_entry_is_not_used",),
+        ("tests/widgets/test_language.py::test_a_fuzzy_or_empty_entry_is_not_used",),
     ),
     Mutant(
         "a printed template's translation may drop or rename its {fields}",
         "grader/translation/_catalogue.py",
         (("              and fields(entries[k].string) != fields(k[1])]",
           "              and False]  # MUTANT"),),
-        ("tests/test_translation.py::test_each_problem_of_a_printed_template_is_caught",),
+        ("tests/translation/test_translation.py::test_each_problem_of_a_printed_template_is_caught",),
     ),
     Mutant(
         "a submission's language is whatever its metadata says (its cells not read)",
         "grader/_language.py",
         (("                kept[lang] += texts[lang][cell[\"id\"]] == _notebook.source(cell)\n",
           "                pass  # MUTANT\n"),),
-        ("tests/test_grading_language.py::"
+        ("tests/translation/test_grading_language.py::"
          "test_a_submission_is_in_the_language_of_the_release_whose_text_it_holds",),
     ),
     Mutant(
@@ -177,7 +178,7 @@ MUTANTS = [
         "grader/bridge/_feedback_language.py",
         (("                cell.source = _notebook.source(given[cell.id])\n",
           "                pass  # MUTANT\n"),),
-        ("tests/test_grading_language.py::"
+        ("tests/translation/test_grading_language.py::"
          "test_a_page_is_in_the_language_of_the_release_the_student_worked_in",),
     ),
     Mutant(
@@ -185,14 +186,14 @@ MUTANTS = [
         "grader/bridge/_feedback_verdict.py",
         (('            given = _notebook.nbgrader_metadata(cell).get("score")\n',
           '            given = None  # MUTANT\n'),),
-        ("tests/test_feedback_pages.py::test_the_verdict_says_the_gradebooks_score",),
+        ("tests/bridge/test_feedback_pages.py::test_the_verdict_says_the_gradebooks_score",),
     ),
     Mutant(
         "missing_verdicts believes a verdict a student wrote into a test cell's metadata",
         "grader/bridge/_nbgrader.py",
         (('            and exercises.get(name) == verdict["record"]\n',
           '            and True  # MUTANT: the store not asked\n'),),
-        ("tests/test_nbgrader_bridge.py::"
+        ("tests/bridge/test_nbgrader_bridge.py::"
          "test_a_verdict_a_student_forged_in_a_test_cell_is_not_believed",),
     ),
     Mutant(
@@ -200,7 +201,7 @@ MUTANTS = [
         "grader/edition/hub_modes.py",
         (('SHARED_WITH_EVERY_USER = (".venv", "deploy")',
           'SHARED_WITH_EVERY_USER = (".venv", "deploy", "solutions")  # MUTANT'),),
-        ("tests/test_hub_modes.py::"
+        ("tests/course/test_hub_modes.py::"
          "test_every_path_holding_an_answer_is_closed_and_what_students_run_is_not",),
     ),
     Mutant(
@@ -208,49 +209,49 @@ MUTANTS = [
         "course/06_pitfalls.ipynb",
         (('    "import weakref\\n",\n    "\\n",\n    "\\n",\n    "def graph_size(t):\\n",',
           '    "\\n",\n    "\\n",\n    "def graph_size(t):\\n",'),),
-        ("tests/test_deep_dives_alone.py",),
+        ("tests/course/test_deep_dives_alone.py",),
     ),
     Mutant(
         "zip_collect extracts a symbolic link member",
         "grader/collect/_zip_extract.py",
         (('    if kind == stat.S_IFLNK:\n        return "a symbolic link"\n',
           '    if False:  # MUTANT\n        return "a symbolic link"\n'),),
-        ("tests/test_hostile_zip.py::test_a_symlink_member_is_never_extracted",),
+        ("tests/collect/test_hostile_zip.py::test_a_symlink_member_is_never_extracted",),
     ),
     Mutant(
         "zip_collect writes a member whole, however far it expands",
         "grader/collect/_zip_extract.py",
         (("                    if written > limit:\n",
           "                    if False:  # MUTANT\n"),),
-        ("tests/test_hostile_zip.py::test_a_zip_bomb_costs_its_owner_alone",),
+        ("tests/collect/test_hostile_zip.py::test_a_zip_bomb_costs_its_owner_alone",),
     ),
     Mutant(
         "zip_collect keeps the oldest Canvas re-upload",
         "grader/collect/_zip_names.py",
         (("        last = max(upload for upload, _ in candidates)",
           "        last = min(upload for upload, _ in candidates)  # MUTANT"),),
-        ("tests/test_hostile_zip.py::test_only_the_newest_canvas_reupload_is_kept_and_said",),
+        ("tests/collect/test_hostile_zip.py::test_only_the_newest_canvas_reupload_is_kept_and_said",),
     ),
     Mutant(
         "zip_collect takes a Moodle id from a folder a student named",
         "grader/collect/_zip_names.py",
         (('    "moodle": r"[^/]+_(?P<student_id>',
           '    "moodle": r"(?:.*/)?[^/]+_(?P<student_id>'),),
-        ("tests/test_hostile_zip.py::"
+        ("tests/collect/test_hostile_zip.py::"
          "test_an_id_spelt_deeper_in_a_folder_a_student_named_is_never_filed",),
     ),
     Mutant(
         "the LMS exports write what a student typed as is, formulas included",
         "grader/batch/_export.py",
         (('    return spreadsheet_cell(value or "")', '    return value or ""  # MUTANT'),),
-        ("tests/test_export.py::test_no_cell_a_student_typed_opens_as_a_formula",),
+        ("tests/batch/test_export.py::test_no_cell_a_student_typed_opens_as_a_formula",),
     ),
     Mutant(
         "grading takes every submitted student id as it is",
         "grader/batch/_run.py",
         (('            self.refused = _student_ids.check_ids(submitted, self.assignments)',
           "            self.refused = {}  # MUTANT"),),
-        ("tests/test_hostile_ids.py::"
+        ("tests/batch/test_hostile_ids.py::"
          "test_a_refused_id_costs_only_its_submission_with_a_line_saying_why",),
     ),
     Mutant(
@@ -258,7 +259,7 @@ MUTANTS = [
         "grader/collect/_inbound.py",
         (("    return _owner_problem(candidate) if check_owner else None",
           "    return None  # MUTANT"),),
-        ("tests/test_hostile_handin.py::"
+        ("tests/collect/test_hostile_handin.py::"
          "test_a_folder_filed_under_a_classmates_name_is_refused_and_she_keeps_her_feedback",),
     ),
     Mutant(
@@ -266,7 +267,7 @@ MUTANTS = [
         "grader/collect/_exchange.py",
         (("        when = _inbound.changed_at(changed_ns, gettz(self.timezone))\n",
           "        return  # MUTANT\n"),),
-        ("tests/test_hostile_handin.py::"
+        ("tests/collect/test_hostile_handin.py::"
          "test_the_time_is_the_newest_change_of_the_folder_and_a_forged_one_is_logged",),
     ),
     Mutant(
@@ -274,7 +275,7 @@ MUTANTS = [
         "grader/collect/_exchange.py",
         (("        except Refused as why:\n            self._refuse(candidate, str(why))\n",
           "        except Refused:  # MUTANT\n            raise\n"),),
-        ("tests/test_hostile_handin.py::"
+        ("tests/collect/test_hostile_handin.py::"
          "test_one_collect_exits_0_and_collects_every_student_whose_folder_is_theirs",),
     ),
     Mutant(
@@ -282,7 +283,7 @@ MUTANTS = [
         "grader/collect/_student_files.py",
         (("                os.fchmod(out.fileno(), FILE_MODE)",
           "                os.fchmod(out.fileno(), os.fstat(fd).st_mode & 0o7777)  # MUTANT"),),
-        ("tests/test_hostile_handin.py::"
+        ("tests/collect/test_hostile_handin.py::"
          "test_copies_are_written_fresh_by_the_instructor_without_the_students_modes",),
     ),
     Mutant(
@@ -290,7 +291,7 @@ MUTANTS = [
         "grader/bridge/_sanitize_html.py",
         (('                         for name in ("clean_html", "markdown2html")}}',
           '                         for name in ()}}  # MUTANT'),),
-        ("tests/test_page_payloads.py::test_nothing_a_student_wrote_runs_in_their_feedback_page",),
+        ("tests/bridge/test_page_payloads.py::test_nothing_a_student_wrote_runs_in_their_feedback_page",),
     ),
     Mutant(
         "the old seccomp rule on shared anonymous mmap is back (CUDA: out of memory)",
@@ -298,27 +299,27 @@ MUTANTS = [
         (('    _deny(filter_, "socket", seccomp.Arg(0, seccomp.NE, _AF_UNIX))\n',
           '    _deny(filter_, "mmap", seccomp.Arg(3, seccomp.MASKED_EQ, 0x21, 0x21))  # MUTANT\n'
           '    _deny(filter_, "socket", seccomp.Arg(0, seccomp.NE, _AF_UNIX))\n'),),
-        ("tests/test_memory_bound.py::test_what_cuda_needs_is_allowed_in_the_students_process",),
+        ("tests/student/test_memory_bound.py::test_what_cuda_needs_is_allowed_in_the_students_process",),
     ),
     Mutant(
         "no Landlock rule for the student's own /proc/self/task (CUDA: Error 304)",
         "grader/student/_landlock.py",
         (("        _allow_own_threads(libc, ruleset, handled)\n", "        pass  # MUTANT\n"),),
-        ("tests/test_memory_bound.py::test_what_cuda_needs_is_allowed_in_the_students_process",),
+        ("tests/student/test_memory_bound.py::test_what_cuda_needs_is_allowed_in_the_students_process",),
     ),
     Mutant(
         "the judge's memory watch is off",
         "grader/judge/_memory_watch.py",
         (("                if mapped_bytes(pid) > self._budget:",
           "                if False:  # MUTANT"),),
-        ("tests/test_memory_bound.py::"
+        ("tests/student/test_memory_bound.py::"
          "test_6_gib_of_memory_no_rlimit_counts_costs_only_its_cell[shared anonymous]",),
     ),
     Mutant(
         "a judge with CUDA grades although the student's process cannot start it",
         "grader/judge/_judge.py",
         (("    require_student_cuda()  # with CUDA here", "    # MUTANT  # with CUDA here"),),
-        ("tests/test_no_silent_gpu_skip.py::"
+        ("tests/judge/test_no_silent_gpu_skip.py::"
          "test_grading_stops_where_the_judge_has_cuda_and_the_students_process_cannot",),
     ),
     Mutant(
@@ -326,7 +327,7 @@ MUTANTS = [
         "grader/judge/_plugin.py",
         (("        if entry is not None and report.skipped and not _cuda_lost_by_student(call):",
           "        if entry is not None and report.skipped:  # MUTANT"),),
-        ("tests/test_no_silent_gpu_skip.py::"
+        ("tests/judge/test_no_silent_gpu_skip.py::"
          "test_once_the_probe_started_cuda_a_student_without_it_fails_its_gpu_checks",),
     ),
     Mutant(
@@ -334,7 +335,7 @@ MUTANTS = [
         "course/04_devices.ipynb",
         (("torch.tensor([1], device=DEVICE) // torch.tensor([0], device=DEVICE)",
           "torch.tensor([1], device=DEVICE) % torch.tensor([0], device=DEVICE)"),),
-        ("tests/test_gpu_outputs.py::"
+        ("tests/widgets/test_gpu_outputs.py::"
          "test_every_recorded_output_was_printed_by_its_cells_current_code",),
     ),
     Mutant(
@@ -342,7 +343,7 @@ MUTANTS = [
         "grader/batch/_late_policy.py",
         (("    return sorted(due, key=lambda name: (due[name] is None,",
           "    return sorted(due, key=lambda name: (False,  # MUTANT"),),
-        ("tests/test_late_policy.py::"
+        ("tests/batch/test_late_policy.py::"
          "test_a_sample_class_spends_late_days_in_due_order_then_pays_per_day",),
     ),
     Mutant(
@@ -353,7 +354,7 @@ MUTANTS = [
          ("    return min(policy.max_penalty, policy.penalty_per_day * charged)",
           "    return policy.penalty_per_day * charged  # MUTANT"),
          ("max(0.0, hand_in.raw * (1 - penalty))", "hand_in.raw * (1 - penalty)")),
-        ("tests/test_late_policy.py::"
+        ("tests/batch/test_late_policy.py::"
          "test_the_penalised_score_stays_between_0_and_the_raw_and_no_budget_is_overspent",),
     ),
     Mutant(
@@ -362,7 +363,7 @@ MUTANTS = [
         (("    return [_number(_penalised(book.grades.get((student, n)))) for n in names]",
           "    return [_number((book.grades.get((student, n)) or {}).get('total'))"
           " for n in names]  # MUTANT"),),
-        ("tests/test_late_policy.py::"
+        ("tests/batch/test_late_policy.py::"
          "test_the_exports_keep_the_raw_score_beside_the_penalised_one",),
     ),
     Mutant(
@@ -370,7 +371,7 @@ MUTANTS = [
         "grader/student/_namespaces.py",
         (('    return "" if answer == "ok" else answer',
           '    return ""  # MUTANT'),),
-        ("tests/test_no_namespaces.py::"
+        ("tests/student/test_no_namespaces.py::"
          "test_grading_in_a_container_stops_saying_what_was_refused_and_the_remedies",),
     ),
     Mutant(
@@ -380,7 +381,7 @@ MUTANTS = [
           '            "score": round((exercise.max or 0) * (exercise.record or {})'
           '.get("passed", 0) / max(1, (exercise.record or {}).get("total", 0)), 2),'
           ' "status": "passed" if _passed(exercise)'),),
-        ("tests/test_result_files.py::"
+        ("tests/batch/test_result_files.py::"
          "test_the_scores_are_the_gradebooks_a_score_changed_by_hand_included",),
     ),
     Mutant(
@@ -389,15 +390,15 @@ MUTANTS = [
         (('    return unicodedata.east_asian_width(char) in "WF"\n',
           '    return "\\u3000" <= char <= "\\u303f" or "\\u3400" <= char <= "\\u9fff"'
           '  # MUTANT\n'),),
-        ("tests/test_language.py::test_the_points_table_lines_up_names_in_kana_and_hangul",
-         "tests/test_language.py::test_fill_joins_japanese_words_and_keeps_koreans_spaces"),
+        ("tests/widgets/test_language.py::test_the_points_table_lines_up_names_in_kana_and_hangul",
+         "tests/widgets/test_language.py::test_fill_joins_japanese_words_and_keeps_koreans_spaces"),
     ),
     Mutant(
         "fill() joins hangul too: a Korean template loses the spaces between its words",
         "anatomy_widgets/_language.py",
         (('    return is_wide(char) and not unicodedata.name(char, "").startswith("HANGUL")\n',
           '    return is_wide(char)  # MUTANT\n'),),
-        ("tests/test_language.py::test_fill_joins_japanese_words_and_keeps_koreans_spaces",),
+        ("tests/widgets/test_language.py::test_fill_joins_japanese_words_and_keeps_koreans_spaces",),
     ),
     Mutant(
         "grading ignores the submitting id: every student graded on the whole list",
@@ -405,7 +406,7 @@ MUTANTS = [
         (("        variants = variants_of(instructor, assignment, "
           'resources["nbgrader"].get("student"))',
           "        variants = {}  # MUTANT"),),
-        ("tests/test_variant_delivery.py::"
+        ("tests/bridge/test_variant_delivery.py::"
          "test_the_grader_takes_the_variant_from_the_submitting_id_never_the_notebook",),
     ),
     Mutant(
@@ -414,7 +415,7 @@ MUTANTS = [
         (("            variants = variants_of(folder.parent, assignment, path.parents[1].name)",
           "            variants = variants_of(folder.parent, assignment, path.parents[2].name)"
           "  # MUTANT"),),
-        ("tests/test_variant_delivery.py::"
+        ("tests/bridge/test_variant_delivery.py::"
          "test_the_batch_judges_each_submission_on_its_folders_id",),
     ),
     Mutant(
@@ -422,10 +423,10 @@ MUTANTS = [
         "grader/hidden/_variant_items.py",
         (("    graded = [item for item in items if item in yours]\n",
           "    graded = list(items)  # MUTANT\n"),),
-        ("tests/test_variants.py::test_own_table_scores_full_and_only_the_variant_is_graded",
-         "tests/test_variants.py::"
+        ("tests/bridge/test_variants.py::test_own_table_scores_full_and_only_the_variant_is_graded",
+         "tests/bridge/test_variants.py::"
          "test_a_copied_table_scores_as_wrong_for_the_items_it_lacks_and_says_why",
-         "tests/test_variants.py::test_predict_verdicts_grades_the_variants_claims_of_each_group"),
+         "tests/bridge/test_variants.py::test_predict_verdicts_grades_the_variants_claims_of_each_group"),
     ),
     Mutant(
         "predict_verdicts' group checks grade every claim of the group, not the variant's",
@@ -433,19 +434,19 @@ MUTANTS = [
         (('    claims = yours_among(variant, "predict_verdicts", GROUPS[group], CLAIMS,\n',
           '    claims = GROUPS[group] or yours_among(variant, "predict_verdicts", GROUPS[group], '
           'CLAIMS,  # MUTANT\n'),),
-        ("tests/test_variants.py::test_predict_verdicts_grades_the_variants_claims_of_each_group",),
+        ("tests/bridge/test_variants.py::test_predict_verdicts_grades_the_variants_claims_of_each_group",),
     ),
     Mutant(
         "predict_verdicts' variant drawn at large: one student's group of 3, another's of 1",
         "grader/bridge/_variants.py",
         (("    if exercise in GROUPED:\n", "    if False:  # MUTANT\n"),),
-        ("tests/test_variants.py::test_predict_verdicts_variants_take_two_claims_of_every_group",),
+        ("tests/bridge/test_variants.py::test_predict_verdicts_variants_take_two_claims_of_every_group",),
     ),
     Mutant(
         "the feedback page never says that a pasted table is for another variant",
         "grader/bridge/_verdict_text.py",
         (('    if record.get("another_variant"):\n', "    if False:  # MUTANT\n"),),
-        ("tests/test_variant_grading.py::"
+        ("tests/bridge/test_variant_grading.py::"
          "test_a_pasted_table_loses_the_points_and_the_page_says_why_once",),
     ),
     Mutant(
@@ -453,7 +454,7 @@ MUTANTS = [
         "grader/judge/_plugin.py",
         (('            exercises[name]["another_variant"] = True',
           "            pass  # MUTANT"),),
-        ("tests/test_variants.py::"
+        ("tests/bridge/test_variants.py::"
          "test_a_copied_table_scores_as_wrong_for_the_items_it_lacks_and_says_why",),
     ),
     Mutant(
@@ -462,7 +463,7 @@ MUTANTS = [
         (('    scores = (score(old["record"], old["points"]), score(new["record"], new["points"]))',
           '    scores = (score(new["record"], new["points"]), score(old["record"], old["points"]))'
           '  # MUTANT'),),
-        ("tests/test_regrade_report.py::"
+        ("tests/batch/test_regrade_report.py::"
          "test_a_check_that_now_passes_moves_its_students_up_and_no_one_else",),
     ),
     Mutant(
@@ -470,7 +471,7 @@ MUTANTS = [
         "grader/batch/_regrade.py",
         (("    if scores[0] == scores[1] and not (now_passing or now_failing or dropped):",
           "    if False:  # MUTANT"),),
-        ("tests/test_regrade_report.py::"
+        ("tests/batch/test_regrade_report.py::"
          "test_a_check_that_now_passes_moves_its_students_up_and_no_one_else",),
     ),
     Mutant(
@@ -478,14 +479,14 @@ MUTANTS = [
         "grader/batch/_regrade.py",
         (("    by_hand = _hand_changed(db_url, assignment) if found else {}",
           "    by_hand = {}  # MUTANT"),),
-        ("tests/test_regrade_report.py::"
+        ("tests/batch/test_regrade_report.py::"
          "test_the_report_files_from_autograded_notebooks_formula_safe_hand_scores_kept",),
     ),
     Mutant(
         "a first grading writes a regrade report",
         "grader/batch/_regrade.py",
         (("    if not before:\n        return None\n", ""),),
-        ("tests/test_regrade_report.py::"
+        ("tests/batch/test_regrade_report.py::"
          "test_the_report_files_from_autograded_notebooks_formula_safe_hand_scores_kept",),
     ),
     Mutant(
@@ -493,7 +494,7 @@ MUTANTS = [
         "grader/store/_verdict_sources.py",
         (("                           if chapter != own)) & every",
           "                           if chapter != own)) & set()  # MUTANT"),),
-        ("tests/test_verdict_sources.py::"
+        ("tests/store/test_verdict_sources.py::"
          "test_an_edit_of_chapter_1s_own_files_judges_chapter_1_again_and_keeps_chapter_2",),
     ),
     Mutant(
@@ -501,7 +502,7 @@ MUTANTS = [
         "grader/store/_verdict_sources.py",
         (("                           if chapter != own)) & every",
           "                           )) & every  # MUTANT"),),
-        ("tests/test_verdict_sources.py::"
+        ("tests/store/test_verdict_sources.py::"
          "test_an_edit_of_chapter_1s_own_files_judges_chapter_1_again_and_keeps_chapter_2",),
     ),
     Mutant(
@@ -510,9 +511,9 @@ MUTANTS = [
         (("    return {path for path in every if folder in path.parents} | {givens}",
           "    return {folder / f\"{piece}.py\" for piece in (\"test\", \"strategies\", "
           "\"oracles\", \"wrong_answers\")} | {givens}  # MUTANT"),),
-        ("tests/test_verdict_sources.py::"
+        ("tests/store/test_verdict_sources.py::"
          "test_an_edit_of_chapter_1s_own_files_judges_chapter_1_again_and_keeps_chapter_2",
-         "tests/test_verdict_sources.py::"
+         "tests/store/test_verdict_sources.py::"
          "test_another_chapters_file_counts_where_a_counted_file_imports_it"),
     ),
     Mutant(
@@ -520,7 +521,7 @@ MUTANTS = [
         "grader/store/_verdict_sources.py",
         (("    return base / \"__init__.py\" if base.is_dir() else base.with_suffix(\".py\")",
           "    return base.with_suffix(\".py\")  # MUTANT"),),
-        ("tests/test_verdict_sources.py::"
+        ("tests/store/test_verdict_sources.py::"
          "test_another_chapters_file_counts_where_a_counted_file_imports_it",),
     ),
     Mutant(
@@ -528,7 +529,7 @@ MUTANTS = [
         "grader/store/_verdict_sources.py",
         (("    for node in ast.walk(ast.parse(path.read_bytes(), filename=str(path))):",
           "    for node in ast.parse(path.read_bytes(), filename=str(path)).body:  # MUTANT"),),
-        ("tests/test_verdict_sources.py::"
+        ("tests/store/test_verdict_sources.py::"
          "test_another_chapters_file_counts_where_a_counted_file_imports_it",),
     ),
     Mutant(
@@ -536,14 +537,14 @@ MUTANTS = [
         "grader/bridge/_steps.py",
         (('"generate_feedback": "feedback"}',
           '"generate_feedback": "nbgrader autograde"}  # MUTANT'),),
-        ("tests/test_grading_phases.py::test_a_graded_class_records_every_phase_on_its_lane",),
+        ("tests/batch/test_grading_phases.py::test_a_graded_class_records_every_phase_on_its_lane",),
     ),
     Mutant(
         "the phases count no live child process (the warm judges)",
         "grader/batch/_phases.py",
         (("    for process in psutil.Process().children(recursive=True):",
           "    for process in ():  # MUTANT"),),
-        ("tests/test_grading_phases.py::"
+        ("tests/batch/test_grading_phases.py::"
          "test_a_child_process_is_counted_alive_and_after_it_ended",),
     ),
     Mutant(
@@ -551,7 +552,7 @@ MUTANTS = [
         "benchmarks/grading_bench.py",
         (("""f"{phase['cpu_s'] / notebooks:17.2f}")""",
           """f"{phase['cpu_s']:17.2f}")  # MUTANT"""),),
-        ("tests/test_grading_phases.py::"
+        ("tests/batch/test_grading_phases.py::"
          "test_the_bench_prints_core_seconds_per_notebook_from_the_record",),
     ),
     Mutant(
@@ -560,7 +561,7 @@ MUTANTS = [
         (('                for each in fields(self) if each.metadata["verdict"]}',
           '                for each in fields(self) if each.metadata["verdict"]'
           ' and each.name != "allow_unconfined"}  # MUTANT'),),
-        ("tests/test_verdict_cache.py::"
+        ("tests/store/test_verdict_cache.py::"
          "test_every_setting_a_verdict_depends_on_is_in_its_key_and_no_other",),
     ),
     Mutant(
@@ -568,7 +569,7 @@ MUTANTS = [
         "grader/collect/_zip_names.py",
         (("    lms = Settings.from_environment().lms",
           '    lms = os.environ.get("TENSOR_ANATOMY_LMS", "canvas").lower()  # MUTANT'),),
-        ("tests/test_settings.py::"
+        ("tests/core/test_settings.py::"
          "test_the_settings_module_is_the_graders_only_reader_of_its_variables",),
     ),
     Mutant(
@@ -576,7 +577,7 @@ MUTANTS = [
         "grader/_settings.py",
         (('        return "" if value is None else "(set, not shown)"',
           '        return "" if value is None else str(value)  # MUTANT'),),
-        ("tests/test_settings.py::"
+        ("tests/core/test_settings.py::"
          "test_the_settings_command_lists_every_setting_with_its_help",),
     ),
     Mutant(
@@ -584,7 +585,7 @@ MUTANTS = [
         "grader/batch/_regrade.py",
         (("            again = earlier.answers != graded.answers",
           "            again = False  # MUTANT"),),
-        ("tests/test_regrade_report.py::"
+        ("tests/batch/test_regrade_report.py::"
          "test_a_student_who_handed_in_again_is_told_apart_from_the_graders_move",),
     ),
     Mutant(
@@ -592,7 +593,7 @@ MUTANTS = [
         "grader/batch/_phases.py",
         (("            with self._reaped.sampling():\n                yield",
           "            with contextlib.nullcontext():  # MUTANT\n                yield"),),
-        ("tests/test_grading_phases.py::"
+        ("tests/batch/test_grading_phases.py::"
          "test_a_process_the_kernel_reaps_is_counted_while_it_lived",),
     ),
     Mutant(
@@ -600,7 +601,7 @@ MUTANTS = [
         "grader/_notebook.py",
         (('    return "".join(text) if isinstance(text, list) else str(text)',
           '    return str(text)  # MUTANT'),),
-        ("tests/test_cell_helpers.py::test_a_cells_source_is_one_string",),
+        ("tests/core/test_cell_helpers.py::test_a_cells_source_is_one_string",),
     ),
     Mutant(
         "a private copy of a cell's source again, beside grader._notebook.source",
@@ -608,30 +609,29 @@ MUTANTS = [
         (('    return _notebook.source(nb["cells"][0]).splitlines()[0].lstrip("# ").strip()',
           '    return "".join(nb["cells"][0]["source"]).splitlines()[0].lstrip("# ").strip()'
           '  # MUTANT'),),
-        ("tests/test_cell_helpers.py::test_no_other_module_keeps_its_own_copy",),
+        ("tests/core/test_cell_helpers.py::test_no_other_module_keeps_its_own_copy",),
     ),
     Mutant(
         "the run's unjudged check looks a verdict up on no variant",
         "grader/batch/_run.py",
         (("        variants = variants_of(course.instructor, assignment, path.parents[1].name)",
           "        variants = None  # MUTANT"),),
-        ("tests/test_variant_delivery.py::"
+        ("tests/bridge/test_variant_delivery.py::"
          "test_the_runs_unjudged_check_finds_each_verdict_on_its_students_variant",),
     ),
     Mutant(
         "a check compared with stored answers in a chapter whose folder holds no oracles.py",
         "grader/checks/storage_strides/__init__.py",
-        (('@public_check("contiguous_strides", _contiguous_strides_examples)\n',
-          '@public_check("contiguous_strides", _contiguous_strides_examples, stored=True)'
-          '  # MUTANT\n'),),
-        ("tests/test_hidden_layout.py::"
+        (('              redraw=_contiguous_strides_redrawn)\n',
+          '              redraw=_contiguous_strides_redrawn, stored=True)  # MUTANT\n'),),
+        ("tests/judge/test_hidden_layout.py::"
          "test_every_chapters_folder_holds_the_same_pieces[storage_strides]",),
     ),
     Mutant(
         "an exercise's oracle lost its decorator (ORACLES is derived from them)",
         "grader/hidden/devices/oracles.py",
         (('@oracle("unpack")\n', ""),),
-        ("tests/test_public_examples.py::"
+        ("tests/checks/test_public_examples.py::"
          "test_the_stored_checks_are_the_twelve_with_an_oracle_each",),
     ),
     Mutant(
@@ -639,7 +639,7 @@ MUTANTS = [
         "grader/judge/_plugin.py",
         (('            entry["inputs"] = inputs_as_data(self.last_call.arguments)',
           '            entry["inputs"] = []  # MUTANT'),),
-        ("tests/test_failing_inputs.py::"
+        ("tests/judge/test_failing_inputs.py::"
          "test_a_failing_tensor_input_is_kept_as_its_layout_and_drawn",),
     ),
     Mutant(
@@ -649,7 +649,7 @@ MUTANTS = [
         (("        self.last_call = LastCall() if last_call is None else last_call",
           "        self.last_call = _EVERY_CALL if last_call is None else last_call  # MUTANT"),
          ("class RemoteStudent:\n", "_EVERY_CALL = LastCall()\n\n\nclass RemoteStudent:\n")),
-        ("tests/test_call_record.py::"
+        ("tests/judge/test_call_record.py::"
          "test_a_handle_notes_its_calls_in_its_own_record_or_the_one_handed_to_it",),
     ),
     Mutant(
@@ -660,14 +660,14 @@ MUTANTS = [
          ("        # notebooks, and the arguments are the judge's tensors, referenced.\n"
           "        self.last_call.forget()",
           "        pass  # MUTANT")),
-        ("tests/test_call_record.py::"
+        ("tests/judge/test_call_record.py::"
          "test_each_check_of_a_session_has_its_own_last_call_and_none_is_kept",),
     ),
     Mutant(
         "the judge's handle hands the plugin none of its calls: failures lose their inputs",
         "grader/judge/_plugin.py",
         (("            remote.last_call = self.last_call", "            pass  # MUTANT"),),
-        ("tests/test_call_record.py::"
+        ("tests/judge/test_call_record.py::"
          "test_each_check_of_a_session_has_its_own_last_call_and_none_is_kept",),
     ),
     Mutant(
@@ -677,14 +677,14 @@ MUTANTS = [
           "        global last_arguments  # MUTANT\n"
           "        last_arguments = args, kwargs\n"
           "        self.last_call.sent(args, kwargs)\n"),),
-        ("tests/test_call_record.py::test_no_module_of_the_judge_writes_a_global_at_run_time",),
+        ("tests/judge/test_call_record.py::test_no_module_of_the_judge_writes_a_global_at_run_time",),
     ),
     Mutant(
         "a failing tensor's data loses its storage offset: drawn from the storage's start",
         "grader/judge/_describe.py",
         (('                       "offset": t.storage_offset(),',
           '                       "offset": 0,  # MUTANT'),),
-        ("tests/test_failing_inputs.py::"
+        ("tests/judge/test_failing_inputs.py::"
          "test_a_failing_tensor_input_is_kept_as_its_layout_and_drawn",),
     ),
     Mutant(
@@ -692,7 +692,7 @@ MUTANTS = [
         "grader/bridge/_drawn_inputs.py",
         (("        offset = 0 if offset_at is None else inputs[offset_at]",
           "        offset = 0  # MUTANT"),),
-        ("tests/test_feedback_pages.py::"
+        ("tests/bridge/test_feedback_pages.py::"
          "test_shapes_that_broadcast_are_drawn_lined_up_and_layouts_in_numbers_too",),
     ),
     Mutant(
@@ -700,7 +700,7 @@ MUTANTS = [
         "grader/bridge/_drawn_inputs.py",
         (('for check in failures if isinstance(check.get("inputs"), list)]',
           'for check in failures]  # MUTANT'),),
-        ("tests/test_feedback_pages.py::"
+        ("tests/bridge/test_feedback_pages.py::"
          "test_a_verdict_stored_before_inputs_were_kept_has_no_picture_and_no_error",),
     ),
     Mutant(
@@ -712,14 +712,14 @@ MUTANTS = [
           "        verdict = judge(nb, assignment, variants=variants)\n"
           "        _verdicts.store_verdict(Path(folder), nb, assignment, verdict, variants)"
           "  # MUTANT\n"),),
-        ("tests/test_run_state.py::test_only_the_store_writes_a_verdict",),
+        ("tests/store/test_run_state.py::test_only_the_store_writes_a_verdict",),
     ),
     Mutant(
         "restored notebooks kept in a module-level cache",
         "grader/bridge/_structure.py",
         (("def _identity(path: Path) -> tuple:\n",
           "_kept: dict = {}  # MUTANT\n\n\ndef _identity(path: Path) -> tuple:\n"),),
-        ("tests/test_run_state.py::"
+        ("tests/store/test_run_state.py::"
          "test_no_module_of_the_run_holds_state_filled_at_run_time",),
     ),
     Mutant(
@@ -727,9 +727,9 @@ MUTANTS = [
         "grader/bridge/_nbgrader.py",
         (("    restore = RestoreStructure if ahead is None else type(",
           "    restore = RestoreStructure if True else type(  # MUTANT"),),
-        ("tests/test_run_state.py::"
+        ("tests/store/test_run_state.py::"
          "test_the_run_s_restored_notebooks_survive_nbgrader_s_config_copy",
-         "tests/test_structure.py::"
+         "tests/bridge/test_structure.py::"
          "test_a_submission_judged_ahead_is_not_restored_again_by_nbgrader"),
     ),
     Mutant(
@@ -737,15 +737,15 @@ MUTANTS = [
         "grader/bridge/_steps.py",
         (("            config.Autograde.sanitize_preprocessors = sanitize_pipeline(ahead)\n",
           "            pass  # MUTANT\n"),),
-        ("tests/test_run_state.py::test_nbgrader_s_steps_take_the_run_s_restored_notebooks",),
+        ("tests/store/test_run_state.py::test_nbgrader_s_steps_take_the_run_s_restored_notebooks",),
     ),
     Mutant(
         "check() tries the fixed examples whatever variant the student was published",
         "grader/checks/_registry.py",
         (("self.examples(), your_example_seed(), self.redraw)",
           "self.examples(), None, self.redraw)  # MUTANT"),),
-        ("tests/test_variant_examples.py::test_two_students_are_shown_different_examples",
-         "tests/test_variant_examples.py::"
+        ("tests/checks/test_variant_examples.py::test_two_students_are_shown_different_examples",
+         "tests/checks/test_variant_examples.py::"
          "test_check_tries_the_students_examples_and_the_seed_is_no_key"),
     ),
     Mutant(
@@ -753,29 +753,29 @@ MUTANTS = [
         "grader/checks/_variant_examples.py",
         (("    rng = random.Random(hashlib.sha256(f\"{seed}:{name}\".encode()).digest())",
           "    rng = random.Random(name)  # MUTANT"),),
-        ("tests/test_variant_examples.py::test_two_students_are_shown_different_examples",),
+        ("tests/checks/test_variant_examples.py::test_two_students_are_shown_different_examples",),
     ),
     Mutant(
         "an exercise's own redraw rule ignored: only float tensors are drawn again",
         "grader/checks/_variant_examples.py",
         (("    redraw = redraw or floats_redrawn", "    redraw = floats_redrawn  # MUTANT"),),
-        ("tests/test_variant_examples.py::test_two_students_are_shown_different_examples",
-         "tests/test_variant_examples.py::test_the_solution_passes_every_variants_examples"),
+        ("tests/checks/test_variant_examples.py::test_two_students_are_shown_different_examples",
+         "tests/checks/test_variant_examples.py::test_the_solution_passes_every_variants_examples"),
     ),
     Mutant(
         "a redrawn shape's sizes renamed many-to-one: a clash may broadcast",
         "grader/checks/_redraw.py",
         (("    new = dict(zip(old, rng.sample(range(2, 8), len(old))))",
           "    new = dict(zip(old, rng.choices(range(2, 8), k=len(old))))  # MUTANT"),),
-        ("tests/test_variant_examples.py::test_a_redrawn_example_keeps_its_verdict",),
+        ("tests/checks/test_variant_examples.py::test_a_redrawn_example_keeps_its_verdict",),
     ),
     Mutant(
         "check() tries a stored-truth exercise's fixed examples whatever was published",
         "grader/checks/_registry.py",
         (("            return (_public_examples.decode(your_stored_examples(self.name))",
           "            return (_public_examples.decode([])  # MUTANT"),),
-        ("tests/test_variant_examples.py::test_two_students_are_shown_different_examples",
-         "tests/test_variant_examples.py::"
+        ("tests/checks/test_variant_examples.py::test_two_students_are_shown_different_examples",
+         "tests/checks/test_variant_examples.py::"
          "test_check_tries_the_students_examples_and_the_seed_is_no_key"),
     ),
 ]

@@ -14,7 +14,7 @@ writes here:
   submission with that same wrong answer (the rest the instructor's solution), read
   offline in Chromium.
 
-Everything runs in a temporary folder (``tests/_course_copy.py``: the files git knows),
+Everything runs in a temporary folder (``tests/support/course_copy.py``: the files git knows),
 removed at the end: nothing in the checkout is opened, graded or saved. Chromium needs a
 font with Chinese glyphs (Debian: ``apt-get install fonts-noto-cjk``); without one the
 script stops rather than draw empty boxes. Not part of ``make test``.
@@ -31,7 +31,6 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from _course_copy import copy_course  # noqa: E402
 from lab.running import (  # noqa: E402
     CHROMIUM,
     CHROMIUM_ARGS,
@@ -41,6 +40,7 @@ from lab.running import (  # noqa: E402
     wait_for_idle_kernel,
 )
 from playwright.sync_api import sync_playwright  # noqa: E402
+from support.course_copy import copy_course  # noqa: E402
 
 from grader._course import Course  # noqa: E402
 from grader.batch._demo import synthetic_submission  # noqa: E402
