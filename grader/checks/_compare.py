@@ -42,6 +42,7 @@ __all__ = [
     "as_plain",
     "shares_storage",
     "describe_tensor",
+    "DescribedCall",
     "tolerance",
     "first_difference",
     "expect_like",
@@ -199,6 +200,22 @@ def describe_tensor(t: torch.Tensor, max_values: int = 8) -> str:
     return translate("shape {shape}{layout}, dtype {dtype}{device}, values {values}",
                      "checks").format(shape=tuple(t.shape), layout=layout, dtype=t.dtype,
                                       device=device, values=_values(t, max_values))
+
+
+class DescribedCall:
+    """``name(arguments)`` with each tensor argument described (``describe_tensor``), as a
+    message's ``{call}``: written when a message is, never for a check that passes. Eager,
+    chapter 3's checks wrote 1,149 descriptions per notebook for none shown (0.13 s of a
+    judge's 1.2 s). The arguments must not change before a message is written."""
+
+    __slots__ = ("name", "args")
+
+    def __init__(self, name: str, *args):
+        self.name, self.args = name, args
+
+    def __str__(self) -> str:
+        shown = ", ".join(describe_tensor(a) if is_tensor(a) else repr(a) for a in self.args)
+        return f"{self.name}({shown})"
 
 
 # --- tensors: comparing --------------------------------------------------------------------

@@ -18,7 +18,7 @@ the public examples at release in the student's kernel (``stored=True``).
 
 import torch
 
-from .._compare import as_plain, first_difference, is_tensor, shares_storage
+from .._compare import DescribedCall, as_plain, first_difference, is_tensor, shares_storage
 from .._redraw import new_ints, renamed_sizes
 from .._registry import RAISED_LIKE_TORCH, Mismatch, public_check, result_unless_torch_raises
 from .._test_cell import fill, translate
@@ -51,10 +51,8 @@ def _seeded(seed: int) -> torch.Generator:
     return torch.Generator().manual_seed(seed)
 
 
-def _call(name: str, *args) -> str:
-    shown = ", ".join(describe_tensor(a) if isinstance(a, torch.Tensor) else repr(a)
-                      for a in args)
-    return f"{name}({shown})"
+def _call(name: str, *args) -> DescribedCall:
+    return DescribedCall(name, *args)  # the arguments are the check's: nothing changes them
 
 
 # --- 1. broadcast_shape ---------------------------------------------------------------
