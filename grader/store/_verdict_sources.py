@@ -13,6 +13,7 @@ assignment's own chapter) load files that count anyway (``tests/store/test_verdi
 """
 
 import ast
+import functools
 from pathlib import Path
 
 __all__ = ["verdict_sources"]
@@ -39,20 +40,27 @@ def _module(grader: Path, path: Path) -> list[str]:
     return parts[:-1] if parts[-1] == "__init__" else parts
 
 
-def _imported(grader: Path, path: Path) -> set[str]:
+def _imported(grader: Path, path: Path) -> frozenset[str]:
     """Every module name ``path`` may import: ``from a import b`` may be ``a`` or ``a.b``."""
     here = _module(grader, path)
-    package = here if path.name == "__init__.py" else here[:-1]
+    return _imports_in(path.read_bytes(), tuple(here if path.name == "__init__.py" else here[:-1]))
+
+
+@functools.cache
+def _imports_in(source: bytes, package: tuple[str, ...]) -> frozenset[str]:
+    """The module names ``source`` (a file of ``package``) may import. Cached by content:
+    the grading command asks for every assignment, and parsing the grader's 170 files
+    six times cost 1.2 s of CPU, once 0.2 s."""
     names = set()
-    for node in ast.walk(ast.parse(path.read_bytes(), filename=str(path))):
+    for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
-            base = package[:len(package) - node.level + 1] if node.level else []
+            base = list(package[:len(package) - node.level + 1]) if node.level else []
             module = ".".join(base + (node.module.split(".") if node.module else []))
             names.add(module)
             names.update(f"{module}.{alias.name}" for alias in node.names)
-    return names
+    return frozenset(names)
 
 
 def _file_of(grader: Path, module: str) -> Path | None:
