@@ -527,8 +527,8 @@ MUTANTS = [
     Mutant(
         "the verdict key reads only the imports at a module's top, not those in functions",
         "grader/store/_verdict_sources.py",
-        (("    for node in ast.walk(ast.parse(path.read_bytes(), filename=str(path))):",
-          "    for node in ast.parse(path.read_bytes(), filename=str(path)).body:  # MUTANT"),),
+        (("    for node in ast.walk(ast.parse(source)):",
+          "    for node in ast.parse(source).body:  # MUTANT"),),
         ("tests/store/test_verdict_sources.py::"
          "test_another_chapters_file_counts_where_a_counted_file_imports_it",),
     ),
