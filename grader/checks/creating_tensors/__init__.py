@@ -70,6 +70,7 @@ def _infer_dtype_examples():
         (((1, 2), (3, 4)),),  # tuples count as lists
         ([[1, 2], [3]],),  # ragged: lengths differ
         ([[1], []],),
+        ([[], [1]],),  # an empty first list: no values, torch looks no further
         ([[1, 2], 3],),  # ragged: a number where a list should be
         ([1, [2]],),  # ragged: a list where a number should be
     ]
@@ -77,8 +78,8 @@ def _infer_dtype_examples():
 
 def _infer_dtype_redrawn(example, rng):
     # Each number a new one of its kind, a list of numbers shuffled (the kinds in another
-    # order); lists of lists kept in order: torch takes [[], [1]] though its lengths differ
-    # (it reads the first), where the contract says ValueError.
+    # order); lists of lists kept in order: the order is the example ([[1], []] raises
+    # ValueError, [[], [1]] is an empty tensor: torch reads the first list's length).
     return (_renumbered(example[0], rng),)
 
 
