@@ -14,7 +14,7 @@ import random
 import torch
 
 __all__ = ["floats_redrawn", "new_floats", "new_index", "new_ints", "new_values",
-           "renamed_sizes"]
+           "renamed_ints", "renamed_sizes"]
 
 
 def _redrawable(value) -> bool:
@@ -56,6 +56,16 @@ def new_ints(value: torch.Tensor, rng: random.Random, low: int, high: int) -> to
     """An integer tensor laid out as ``value`` over new values in ``low..high``: for a
     tensor whose values the contract bounds (labels below a class count)."""
     return _laid_out_as(value, [rng.randint(low, high) for _ in _storage_values(value)])
+
+
+def renamed_ints(value: torch.Tensor, rng: random.Random, low: int, high: int) -> torch.Tensor:
+    """An integer tensor laid out as ``value``, each of its values renamed one-to-one to
+    one in ``low..high``: equal values stay equal and different ones different (a row
+    indexed twice still is), for indices whose repeats are the point."""
+    storage = _storage_values(value)
+    old = sorted(set(storage))
+    new = dict(zip(old, rng.sample(range(low, high + 1), len(old))))
+    return _laid_out_as(value, [new[number] for number in storage])
 
 
 def new_values(value, rng: random.Random):

@@ -29,8 +29,8 @@ from grader.givens import variants as _variant
 KEY = bytes(range(32))
 IDS = [f"student{number:03d}" for number in range(30)]
 # Measured: every exercise with examples varies, the 23 whose truth is torch's and the 12
-# whose truth is stored: 19 by their float tensors (the default rule), 16 by a rule of
-# their own (shapes, Python data, indices, seeds: next to their examples).
+# whose truth is stored: 17 by their float tensors (the default rule), 18 by a rule of
+# their own (shapes, Python data, indices, lengths, seeds: next to their examples).
 VARYING = {"accumulated_grad", "add_at_", "backprop", "batched_matmul", "bce_loss",
            "broadcast_shape", "can_view", "causal_mask", "contiguous_strides", "coo_to_dense",
            "diagonal_view", "infer_dtype", "logsumexp", "one_hot", "share_or_copy",
@@ -134,11 +134,30 @@ def test_a_redrawn_example_keeps_its_verdict(name):
                 assert verdict(*redrawn) == verdict(*example), (example, redrawn)
 
 
+def _same_repeats(a: list, b: list) -> bool:
+    """Whether ``a`` and ``b`` have equal items at the same places, and only there."""
+    return [[x == y for y in a] for x in a] == [[x == y for y in b] for x in b]
+
+
 def test_a_redrawn_example_keeps_indices_in_range_and_repeated():
     """one_hot's labels stay below num_classes; coo_to_dense's indices stay in range and
-    a repeated one still repeats (its values add up)."""
+    a repeated one still repeats (its values add up); add_at_'s rows stay in range and
+    repeat where they did; last_tokens' lengths stay in 1..x.shape[1]."""
     one_hot, coo = _checks()["one_hot"], _checks()["coo_to_dense"]
+    add_at, last_tokens = _checks()["add_at_"], _checks()["last_tokens"]
     for seed in range(50):
+        for example in add_at.examples():
+            redrawn = add_at.redraw(example, random.Random(seed))
+            if redrawn is not None:
+                rows, size = redrawn[1].tolist(), example[0].shape[0]
+                assert all(0 <= row < size for row in rows)
+                assert _same_repeats(rows, example[1].tolist()), (example[1], rows)
+        for example in last_tokens.examples():
+            redrawn = last_tokens.redraw(example, random.Random(seed))
+            if redrawn is not None:
+                x, lengths = redrawn
+                assert x.shape == example[0].shape and lengths.shape == example[1].shape
+                assert all(1 <= n <= x.shape[1] for n in lengths.tolist()), lengths
         for labels, classes in filter(None, (one_hot.redraw(e, random.Random(seed))
                                              for e in one_hot.examples())):
             assert labels.dtype == torch.int64 and 0 <= labels.min() <= labels.max() < classes

@@ -778,4 +778,20 @@ MUTANTS = [
          "tests/checks/test_variant_examples.py::"
          "test_check_tries_the_students_examples_and_the_seed_is_no_key"),
     ),
+    Mutant(
+        "add_at_'s redrawn rows are drawn anew: a row indexed twice may not be any more",
+        "grader/checks/shape_ops_broadcasting/__init__.py",
+        (("    rows = renamed_ints(index, rng, 0, target.shape[0] - 1)",
+          "    rows = new_ints(index, rng, 0, target.shape[0] - 1)  # MUTANT"),),
+        ("tests/checks/test_variant_examples.py::"
+         "test_a_redrawn_example_keeps_indices_in_range_and_repeated",),
+    ),
+    Mutant(
+        "last_tokens' redrawn lengths may be 0, outside the contract",
+        "grader/checks/shape_ops_broadcasting/__init__.py",
+        (("    return new_values(x, rng), new_ints(lengths, rng, 1, x.shape[1])",
+          "    return new_values(x, rng), new_ints(lengths, rng, 0, x.shape[1])  # MUTANT"),),
+        ("tests/checks/test_variant_examples.py::"
+         "test_a_redrawn_example_keeps_indices_in_range_and_repeated",),
+    ),
 ]

@@ -19,7 +19,7 @@ the public examples at release in the student's kernel (``stored=True``).
 import torch
 
 from .._compare import DescribedCall, as_plain, first_difference, is_tensor, shares_storage
-from .._redraw import new_ints, renamed_sizes
+from .._redraw import new_floats, new_ints, new_values, renamed_ints, renamed_sizes
 from .._registry import RAISED_LIKE_TORCH, Mismatch, public_check, result_unless_torch_raises
 from .._test_cell import fill, translate
 from ._oracle import (
@@ -239,7 +239,15 @@ def _last_tokens_examples():
     ]
 
 
-@public_check("last_tokens", _last_tokens_examples, stored=True)
+def _last_tokens_redrawn(example, rng):
+    # New values of x, and new lengths anywhere in 1..x.shape[1], the contract's range.
+    x, lengths = example
+    if not lengths.numel():
+        return None
+    return new_values(x, rng), new_ints(lengths, rng, 1, x.shape[1])
+
+
+@public_check("last_tokens", _last_tokens_examples, stored=True, redraw=_last_tokens_redrawn)
 def compare_last_tokens(fn, x, lengths, *, truth):
     """``truth``: ``x[b, lengths[b] - 1]`` for every b."""
     result = fn(x, lengths)
@@ -274,7 +282,17 @@ def _same_tensor(a, b: torch.Tensor) -> bool:
         and a.storage_offset() == b.storage_offset()
 
 
-@public_check("add_at_", _add_at_examples)
+def _add_at_redrawn(example, rng):
+    # target's rows renamed one-to-one in index (each in range, a row indexed twice still
+    # is: the exercise's point), new floats in target and values.
+    target, index, values = example
+    if not index.numel():
+        return None
+    rows = renamed_ints(index, rng, 0, target.shape[0] - 1)
+    return new_floats(target, rng), rows, new_floats(values, rng)
+
+
+@public_check("add_at_", _add_at_examples, redraw=_add_at_redrawn)
 def compare_add_at_(fn, target, index, values):
     call = fill(translate("{call} for target of {target}", "checks"),
                 call=f"add_at_(target, index={index.tolist()}, values)",
