@@ -24,6 +24,7 @@ public checks need too lives on the public side and is imported from there, neve
 the other way round (``storage_extent``: ``grader.checks.storage_strides._oracle``).
 """
 
+import functools
 import math
 
 import torch
@@ -42,12 +43,55 @@ __all__ = [
     "layout_of",
     "indices",
     "out_of_range_indices",
+    "reused",
+    "fixed",
+    "sampled",
 ]
 
 MAX_NUMEL = 64
 MAX_STORAGE = 512
 
 
+def reused(factory):
+    """``factory`` (it makes a strategy) making one strategy per arguments, kept.
+
+    A strategy is immutable and draws the same whichever object it is, but a new one is
+    validated and labelled at its first draw: made inside another strategy's draw, that
+    was a fifth of a judge's CPU (py-spy over 30 notebooks). Arguments that cannot be a
+    key (a list) make a new strategy each time.
+    """
+    kept = {}
+
+    @functools.wraps(factory)
+    def make(*args, **kwargs):
+        try:
+            key = _typed(args), _typed(tuple(sorted(kwargs.items())))
+            return kept[key]
+        except TypeError:
+            return factory(*args, **kwargs)
+        except KeyError:
+            kept[key] = made = factory(*args, **kwargs)
+            return made
+
+    return make
+
+
+def _typed(value):
+    """``value`` as a key that tells types apart, inside tuples too: shapes(max_dims=True)
+    is not shapes(max_dims=1), nor (True, 2) (1, 2), though each pair hashes alike."""
+    if type(value) is tuple:
+        return tuple, tuple(map(_typed, value))
+    if isinstance(value, torch.Tensor):  # hashed by identity: kept, each would live on
+        raise TypeError("a tensor is no key")
+    return type(value), value
+
+
+_permutations = reused(st.permutations)  # of range(n), each n once: layouts draws it often
+fixed = reused(st.just)  # st.just(value), one strategy per value: layouts(fixed(shape))
+sampled = reused(st.sampled_from)  # from a tuple (a list is no key): tensors' dtypes
+
+
+@reused
 @st.composite
 def shapes(draw, min_dims=0, max_dims=4, min_size=0, max_size=4, max_numel=MAX_NUMEL):
     """A shape; sizes are capped as they are drawn so the nonzero ones multiply to ≤ max_numel."""
@@ -61,6 +105,7 @@ def shapes(draw, min_dims=0, max_dims=4, min_size=0, max_size=4, max_numel=MAX_N
     return tuple(shape)
 
 
+@reused
 @st.composite
 def with_zero_size(draw, shape_strategy=None):
     """A shape from ``shape_strategy`` with one dimension set to 0 (so at least one dim)."""
@@ -84,6 +129,7 @@ def _prime_factors(n: int) -> list[int]:
     return factors
 
 
+@reused
 @st.composite
 def _regrouped(draw, numel: int, max_dims: int):
     """A shuffled factorisation of ``numel``, with a few 1s sprinkled in."""
@@ -97,13 +143,17 @@ def _regrouped(draw, numel: int, max_dims: int):
     return tuple(dims)
 
 
+_EDITS = st.sampled_from(["merge", "merge", "split", "add_one", "drop_one"])  # made once
+
+
+@reused
 @st.composite
 def _nearby(draw, shape: tuple[int, ...]):
     """``shape`` with one or two local edits: merge neighbours, split a dim, add/drop a 1."""
     dims = list(shape)
     for _ in range(draw(st.integers(1, 2))):
         # Merges come first and twice: merging dims is where views become impossible.
-        edit = draw(st.sampled_from(["merge", "merge", "split", "add_one", "drop_one"]))
+        edit = draw(_EDITS)
         if edit == "merge" and len(dims) >= 2:
             i = draw(st.integers(0, len(dims) - 2))
             dims[i : i + 2] = [dims[i] * dims[i + 1]]
@@ -119,6 +169,7 @@ def _nearby(draw, shape: tuple[int, ...]):
     return tuple(dims)
 
 
+@reused
 def reshapes(shape: tuple[int, ...], max_dims: int = 5):
     """Shapes with the same number of elements as ``shape`` (no -1), near and far from it."""
     numel = math.prod(shape)
@@ -139,6 +190,7 @@ def _inverse(perm: list[int]) -> list[int]:
     return inverse
 
 
+@reused
 @st.composite
 def _dim_plans(draw, shape, step, expand):
     """Per dim: (expanded?, start, step, spare elements after the slice)."""
@@ -176,6 +228,7 @@ def _slice(size, plan):
     return slice(start, start + max(size - 1, 0) * step + (size > 0), step)
 
 
+@reused
 @st.composite
 def layouts(
     draw,
@@ -196,7 +249,7 @@ def layouts(
     """
     shape = tuple(draw(shape if shape is not None else shapes()))
     ndim = len(shape)
-    order = list(draw(st.permutations(range(ndim)))) if permute else list(range(ndim))
+    order = list(draw(_permutations(range(ndim)))) if permute else list(range(ndim))
     plans = _shrink_to_budget(shape, draw(_dim_plans(shape, step, expand)), MAX_STORAGE - 8)
     base_shape = [_base_size(n, p) for n, p in zip(shape, plans)]
     skip = draw(st.integers(0, 5)) if offset else 0

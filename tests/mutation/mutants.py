@@ -794,4 +794,20 @@ MUTANTS = [
         ("tests/checks/test_variant_examples.py::"
          "test_a_redrawn_example_keeps_indices_in_range_and_repeated",),
     ),
+    Mutant(
+        "a kept strategy's key forgets types: shapes(max_dims=True) would be shapes(max_dims=1)",
+        "grader/hidden/strategies.py",
+        (("    return type(value), value\n",
+          "    return value  # MUTANT\n"),),
+        ("tests/judge/test_reused_strategies.py::"
+         "test_equal_values_of_other_types_are_other_arguments",),
+    ),
+    Mutant(
+        "a tensor is kept as a strategy's key: every tensor drawn would live as long as the judge",
+        "grader/hidden/strategies.py",
+        (("        raise TypeError(\"a tensor is no key\")",
+          "        pass  # MUTANT"),),
+        ("tests/judge/test_reused_strategies.py::"
+         "test_arguments_that_are_no_key_make_a_new_strategy",),
+    ),
 ]

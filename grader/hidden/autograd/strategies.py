@@ -75,7 +75,7 @@ def graph_recipes(draw, shared=False, cutting=False, max_nodes=7):
     while len(nodes) < max_nodes and (len(pool) > 1 or not nodes or draw(st.booleans())):
         binary = draw(st.booleans()) if shared else len(pool) > 1 and draw(st.booleans())
         table = BINARY if binary else unary
-        template = table[draw(st.sampled_from(sorted(table)))]
+        template = table[draw(gs.sampled(tuple(sorted(table))))]
         if shared:
             # Mostly built on the latest value (so the output depends on most nodes),
             # with other operands from anywhere before: paths meet again.
@@ -115,7 +115,7 @@ def trivial_recipes(draw):
 @st.composite
 def float_layouts(draw, shape, dtype=torch.float64, any_layout=True):
     """A float tensor of ``shape``: a realistic layout over a storage of random values."""
-    layout = draw(gs.layouts(st.just(shape), permute=any_layout, step=any_layout,
+    layout = draw(gs.layouts(gs.fixed(shape), permute=any_layout, step=any_layout,
                              offset=any_layout, expand=any_layout))
     size = layout.untyped_storage().nbytes() // layout.element_size()
     values = torch.randn(size, dtype=dtype, generator=torch.Generator().manual_seed(draw(_SEEDS)))
@@ -261,16 +261,16 @@ def backprop_graphs(draw, max_ops=6, tree=False, any_output=False):
         small = [n for n in pool if abs(values[n]) <= _EXP_LIMIT]
         ops = ["sum"] + (["exp"] if small else []) + (["add", "mul"] if len(pool) >= 2 or
                                                         not tree else [])
-        op = draw(st.sampled_from(ops))
+        op = draw(gs.sampled(tuple(ops)))
         if op == "exp":
-            inputs = [draw(st.sampled_from(small))]
+            inputs = [draw(gs.sampled(tuple(small)))]
         else:
             count = 2 if op in ("add", "mul") else draw(st.integers(1, min(3, len(pool))
                                                                     if tree else 3))
             if tree:
                 inputs = list(draw(st.permutations(pool)))[:count]
             else:
-                inputs = [draw(st.sampled_from(pool)) for _ in range(count)]
+                inputs = [draw(gs.sampled(tuple(pool))) for _ in range(count)]
         if op == "mul" and abs(values[inputs[0]] * values[inputs[1]]) > _MUL_LIMIT:
             op = "add"
         x = [values[n] for n in inputs]

@@ -54,14 +54,16 @@ def _retyped(t: torch.Tensor, dtype: torch.dtype, device: str) -> torch.Tensor:
     return storage.as_strided(t.shape, t.stride(), t.storage_offset())
 
 
+@gs.reused
 @st.composite
 def tensors(draw, dtypes=ALL_DTYPES, devices=("cpu",), shape=None, max_dims=3):
     """A tensor of a dtype from ``dtypes`` on a device from ``devices``, any layout."""
     shape = shape if shape is not None else gs.shapes(max_dims=max_dims)
     base = draw(gs.layouts(shape, **_ANY_LAYOUT))
-    return _retyped(base, draw(st.sampled_from(dtypes)), draw(st.sampled_from(devices)))
+    return _retyped(base, draw(gs.sampled(dtypes)), draw(gs.sampled(devices)))
 
 
+@gs.reused
 def leaves(devices=("cpu",)):
     """Tensors, and the plain values a batch carries beside them."""
     return st.one_of(
@@ -86,14 +88,18 @@ def _containers(children):
     )
 
 
+@gs.reused
 def _others(devices, max_leaves):
     return st.recursive(leaves(devices), _containers, max_leaves=max_leaves)
+
+
+_KINDS = st.sampled_from(["list", "tuple", "dict", *NAMEDTUPLES])  # made once
 
 
 @st.composite
 def _wrapped(draw, inner, others):
     """``inner`` at a random place in a new list, tuple, dict or namedtuple, among ``others``."""
-    kind = draw(st.sampled_from(["list", "tuple", "dict", *NAMEDTUPLES]))
+    kind = draw(_KINDS)
     size = draw(st.integers(1, 3)) if isinstance(kind, str) else len(kind._fields)
     items = [draw(others) for _ in range(size - 1)]
     items.insert(draw(st.integers(0, size - 1)), inner)

@@ -58,7 +58,7 @@ def smooth(shift: float = 0.0, scale: float = 1.0):
 
 def _any_layout(shape, **flags):
     flags = {"permute": True, "step": True, "offset": True, **flags}
-    return gs.layouts(st.just(tuple(shape)), **flags)
+    return gs.layouts(gs.fixed(tuple(shape)), **flags)
 
 
 # --- flatten_scores -------------------------------------------------------------------

@@ -28,6 +28,7 @@ __all__ = [
 ]
 
 
+@gs.reused
 @st.composite
 def broadcastable_to(draw, target, min_dims=0):
     """A shape that broadcasts to ``target``: leading dims dropped, some sizes set to 1."""
@@ -122,10 +123,10 @@ def matmul_pairs(draw, batch=None, sizes=None, k_sizes=None, strided=False,
     sizes = sizes if sizes is not None else _ONE_TO_FOUR
     n, m = draw(sizes), draw(sizes)
     k = draw(k_sizes if k_sizes is not None else sizes)
-    dtype = draw(st.sampled_from(dtypes))
+    dtype = draw(gs.sampled(tuple(dtypes)))
     flags = {f: strided for f in _FLAGS}
-    a = draw(gs.layouts(st.just((*batch_a, n, k)), dtype=dtype, **flags))
-    b = draw(gs.layouts(st.just((*batch_b, k, m)), dtype=dtype, **flags))
+    a = draw(gs.layouts(gs.fixed((*batch_a, n, k)), dtype=dtype, **flags))
+    b = draw(gs.layouts(gs.fixed((*batch_b, k, m)), dtype=dtype, **flags))
     return a, b
 
 
@@ -140,8 +141,8 @@ def sequences(draw, batch=None, features=None, strided=False, lengths=None):
     d = draw(features if features is not None else _ONE_TO_FOUR)
     flags = {f: strided for f in _FLAGS}
     dtype = draw(st.sampled_from([torch.float64, torch.int64]))
-    x = draw(gs.layouts(st.just((b, t, d)), dtype=dtype, **flags))
+    x = draw(gs.layouts(gs.fixed((b, t, d)), dtype=dtype, **flags))
     # lengths(t): a strategy of values makers; by default any length from 1 to T.
     choose = draw(lengths(t)) if lengths is not None else integer_values(1, t + 1)
-    lens = draw(refilled(gs.layouts(st.just((b,)), **flags), choose))
+    lens = draw(refilled(gs.layouts(gs.fixed((b,)), **flags), choose))
     return x, lens
