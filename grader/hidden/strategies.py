@@ -24,11 +24,12 @@ public checks need too lives on the public side and is imported from there, neve
 the other way round (``storage_extent``: ``grader.checks.storage_strides._oracle``).
 """
 
-import functools
 import math
 
 import torch
 from hypothesis import strategies as st
+
+from ._reused import reused
 
 __all__ = [
     "MAX_NUMEL",
@@ -50,40 +51,6 @@ __all__ = [
 
 MAX_NUMEL = 64
 MAX_STORAGE = 512
-
-
-def reused(factory):
-    """``factory`` (it makes a strategy) making one strategy per arguments, kept.
-
-    A strategy is immutable and draws the same whichever object it is, but a new one is
-    validated and labelled at its first draw: made inside another strategy's draw, that
-    was a fifth of a judge's CPU (py-spy over 30 notebooks). Arguments that cannot be a
-    key (a list) make a new strategy each time.
-    """
-    kept = {}
-
-    @functools.wraps(factory)
-    def make(*args, **kwargs):
-        try:
-            key = _typed(args), _typed(tuple(sorted(kwargs.items())))
-            return kept[key]
-        except TypeError:
-            return factory(*args, **kwargs)
-        except KeyError:
-            kept[key] = made = factory(*args, **kwargs)
-            return made
-
-    return make
-
-
-def _typed(value):
-    """``value`` as a key that tells types apart, inside tuples too: shapes(max_dims=True)
-    is not shapes(max_dims=1), nor (True, 2) (1, 2), though each pair hashes alike."""
-    if type(value) is tuple:
-        return tuple, tuple(map(_typed, value))
-    if isinstance(value, torch.Tensor):  # hashed by identity: kept, each would live on
-        raise TypeError("a tensor is no key")
-    return type(value), value
 
 
 _permutations = reused(st.permutations)  # of range(n), each n once: layouts draws it often

@@ -796,7 +796,7 @@ MUTANTS = [
     ),
     Mutant(
         "a kept strategy's key forgets types: shapes(max_dims=True) would be shapes(max_dims=1)",
-        "grader/hidden/strategies.py",
+        "grader/hidden/_reused.py",
         (("    return type(value), value\n",
           "    return value  # MUTANT\n"),),
         ("tests/judge/test_reused_strategies.py::"
@@ -804,7 +804,7 @@ MUTANTS = [
     ),
     Mutant(
         "a tensor is kept as a strategy's key: every tensor drawn would live as long as the judge",
-        "grader/hidden/strategies.py",
+        "grader/hidden/_reused.py",
         (("        raise TypeError(\"a tensor is no key\")",
           "        pass  # MUTANT"),),
         ("tests/judge/test_reused_strategies.py::"
