@@ -1,12 +1,13 @@
 """Grading at class scale: stock ``nbgrader autograde`` against ``grader.cli grade``.
 
-    python benchmarks/grading_bench.py [--students N] [--jobs J] [--pieces]
+    python benchmarks/grading_bench.py [--students N] [--jobs J] [--repeat R] [--pieces]
 
 Makes N synthetic submissions spread over every assignment (complete, partial,
 blank, and a few hostile ones that patch torch and the checks), grades the same
-batch twice on this machine -- stock nbgrader (a Jupyter kernel per notebook,
-its default pipeline) and our grading command (judge per notebook, sandboxed
-student process, hidden checks; judged in parallel) -- both running
+batch on this machine with stock nbgrader (a Jupyter kernel per notebook, its
+default pipeline; once) and with our grading command (judge per notebook,
+sandboxed student process, hidden checks; judged in parallel; ``--repeat`` times,
+3 by default, each in a fresh instructor folder, the median compared) -- both running
 generate_assignment, autograde, generate_feedback and export, then compares
 the scores and prints the times. The floor (``_floor``) is the notebooks' cells
 and the hidden checks in one warm, unconfined interpreter, without nbgrader;
@@ -123,11 +124,11 @@ def _stock(batch, course: Course, work: Path) -> tuple[float, float, dict]:
 
 
 def _ours(batch, course: Course, work: Path, jobs: str | None,
-          without: str = "") -> tuple[float, dict, dict]:
+          without: str = "", run: int = 0) -> tuple[float, dict, dict]:
     """Our grading command on a fresh instructor folder, ``without`` those speed pieces:
     its wall seconds, scores, and phases (``grader.batch._phases``)."""
     # A folder of its own per run: no run may find another's stored verdicts.
-    instructor = work / f"ours-jobs-{jobs or 'all'}-without-{without or 'nothing'}"
+    instructor = work / f"ours-jobs-{jobs or 'all'}-without-{without or 'nothing'}-{run}"
     _write(batch, instructor / "submitted", course)
     env = {**os.environ, "TENSOR_ANATOMY_INSTRUCTOR_DIR": str(instructor),
            "TENSOR_ANATOMY_BENCH_WITHOUT": without}
@@ -139,6 +140,18 @@ def _ours(batch, course: Course, work: Path, jobs: str | None,
     phases = json.loads((instructor / "reports" / "grading_phases.json").read_text())
     return seconds, {a: _gradebook.scores(f"sqlite:///{instructor}/gradebook.db", a)
                      for a in batch}, phases
+
+
+def _median_of(repeat: int, one_run) -> tuple[float, dict, dict]:
+    """The run of median wall time of ``repeat`` runs of ours (each ``one_run(i)``): on a
+    shared machine one run varies by 15% (measured: 30.0 to 36.3 s on one batch)."""
+    runs = sorted((one_run(i) for i in range(repeat)), key=lambda r: r[0])
+    if any(scores != runs[0][1] for _, scores, _ in runs):
+        raise SystemExit("our runs gave different scores: " + repr([r[1] for r in runs]))
+    seconds = ", ".join(f"{r[0]:.1f}" for r in runs)
+    print(f"ours:           {runs[len(runs) // 2][0]:8.1f} s (median of {repeat}: {seconds})",
+          flush=True)
+    return runs[len(runs) // 2]
 
 
 def _compare(stock: dict, ours: dict) -> tuple[list[str], list[str]]:
@@ -196,6 +209,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--students", type=int, default=30, help="submissions in all")
     parser.add_argument("--jobs", help="passed to grade --jobs (default: one per core)")
+    parser.add_argument("--repeat", type=int, default=3,
+                        help="our runs on the batch, each in a fresh instructor folder; the "
+                             "median's time and phases are shown (stock runs once: minutes)")
     parser.add_argument("--pieces", action="store_true",
                         help="also grade without each speed piece, and print what it is worth")
     options = parser.parse_args()
@@ -207,8 +223,8 @@ def main() -> int:
               f"{os.cpu_count()} cores", flush=True)
         stock_s, stock_cpu, stock = _stock(batch, course, Path(tmp))
         print(f"stock nbgrader: {stock_s:8.1f} s", flush=True)
-        ours_s, ours, phases = _ours(batch, course, Path(tmp), options.jobs)
-        print(f"ours:           {ours_s:8.1f} s", flush=True)
+        ours_s, ours, phases = _median_of(options.repeat, lambda run: _ours(
+            batch, course, Path(tmp), options.jobs, run=run))
         if options.pieces:
             agreed = _pieces(batch, course, Path(tmp), options.jobs, (ours_s, ours))
     floor = floor_seconds(batch)

@@ -121,3 +121,14 @@ def test_the_bench_prints_core_seconds_per_notebook_from_the_record(monkeypatch)
     assert rows["judging"] == "1.50" and rows["feedback"] == "0.50"
     assert rows["ours, in all"] == "5.00" and rows["stock nbgrader, in all"] == "25.00"
     assert "25.0" in next(line for line in lines if line.startswith("judging"))
+
+
+def test_the_bench_compares_the_median_of_our_runs_and_refuses_runs_that_disagree(
+        monkeypatch, capsys):
+    bench, scores = _bench(monkeypatch), {"a": {"s": {"total": 1.0}}}
+    runs = {0: (36.3, scores, "slow"), 1: (30.0, scores, "fast"), 2: (31.1, scores, "median")}
+    assert bench._median_of(3, runs.__getitem__)[2] == "median"
+    assert "31.1 s (median of 3: 30.0, 31.1, 36.3)" in capsys.readouterr().out
+    runs[1] = (30.0, {"a": {"s": {"total": 0.0}}}, "fast")
+    with pytest.raises(SystemExit, match="different scores"):
+        bench._median_of(3, runs.__getitem__)

@@ -810,4 +810,11 @@ MUTANTS = [
         ("tests/judge/test_reused_strategies.py::"
          "test_arguments_that_are_no_key_make_a_new_strategy",),
     ),
+    Mutant(
+        "the bench compares our fastest run, not the median",
+        "benchmarks/grading_bench.py",
+        (("    return runs[len(runs) // 2]\n", "    return runs[0]  # MUTANT\n"),),
+        ("tests/batch/test_grading_phases.py::"
+         "test_the_bench_compares_the_median_of_our_runs_and_refuses_runs_that_disagree",),
+    ),
 ]
