@@ -51,10 +51,6 @@ def _seeded(seed: int) -> torch.Generator:
     return torch.Generator().manual_seed(seed)
 
 
-def _call(name: str, *args) -> DescribedCall:
-    return DescribedCall(name, *args)  # the arguments are the check's: nothing changes them
-
-
 # --- 1. broadcast_shape ---------------------------------------------------------------
 
 
@@ -142,7 +138,7 @@ def _unbroadcast_examples():
 @public_check("unbroadcast", _unbroadcast_examples)
 def compare_unbroadcast(fn, grad, shape):
     result = fn(grad, shape)
-    expect_tensor(_call("unbroadcast", grad, shape), result, torch_unbroadcast(grad, shape))
+    expect_tensor(DescribedCall("unbroadcast", grad, shape), result, torch_unbroadcast(grad, shape))
 
 
 # --- 4. batched_matmul ----------------------------------------------------------------
@@ -164,7 +160,7 @@ def _batched_matmul_examples():
 @public_check("batched_matmul", _batched_matmul_examples)
 def compare_batched_matmul(fn, a, b):
     result = fn(a, b)
-    expect_tensor(_call("batched_matmul", a, b), result, torch_batched_matmul(a, b))
+    expect_tensor(DescribedCall("batched_matmul", a, b), result, torch_batched_matmul(a, b))
 
 
 # --- 5. stable_softmax ----------------------------------------------------------------
@@ -190,7 +186,7 @@ def _stable_softmax_examples():
 @public_check("stable_softmax", _stable_softmax_examples)
 def compare_stable_softmax(fn, x, dim):
     result = fn(x, dim)
-    expect_tensor(_call("stable_softmax", x, dim), result, torch_softmax(x, dim))
+    expect_tensor(DescribedCall("stable_softmax", x, dim), result, torch_softmax(x, dim))
 
 
 # --- 6. one_hot -----------------------------------------------------------------------
@@ -218,7 +214,7 @@ def _one_hot_redrawn(example, rng):
 @public_check("one_hot", _one_hot_examples, redraw=_one_hot_redrawn)
 def compare_one_hot(fn, labels, num_classes):
     result = fn(labels, num_classes)
-    call = _call("one_hot", labels, num_classes)
+    call = DescribedCall("one_hot", labels, num_classes)
     expect_tensor(call, result, torch_one_hot(labels, num_classes))
 
 
@@ -251,7 +247,7 @@ def _last_tokens_redrawn(example, rng):
 def compare_last_tokens(fn, x, lengths, *, truth):
     """``truth``: ``x[b, lengths[b] - 1]`` for every b."""
     result = fn(x, lengths)
-    expect_tensor(_call("last_tokens", x, lengths), result, truth)
+    expect_tensor(DescribedCall("last_tokens", x, lengths), result, truth)
 
 
 # --- 8. add_at_ -----------------------------------------------------------------------
