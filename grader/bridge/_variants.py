@@ -136,7 +136,7 @@ def stored_examples(assignment: str, seed: str) -> dict[str, list]:
     module a student imports may compute it) and whose examples can be drawn again."""
     from grader.checks import _public_examples, exercise_names
     from grader.checks._registry import registered
-    from grader.checks._variant_examples import examples_for
+    from grader.checks._variant_examples import drawn_for
     from grader.hidden.oracles import ORACLES, STORED_ALLOWANCES  # the instructor's side
 
     exercise_names()  # every chapter's checks registered
@@ -144,10 +144,9 @@ def stored_examples(assignment: str, seed: str) -> dict[str, list]:
     for name, entry in registered().items():
         if not entry.stored or entry.chapter != assignment.split("_", 1)[1]:
             continue
-        fixed = entry.examples()  # never empty: a stored check has examples to store
         allowance = STORED_ALLOWANCES.get(name, lambda *example: {})
         cases = [(example, {"truth": ORACLES[name](*example), **allowance(*example)})
-                 for example in examples_for(name, fixed, seed, entry.redraw)[:-len(fixed)]]
+                 for example in drawn_for(name, entry.examples(), seed, entry.redraw)]
         if cases:
             drawn[name] = _public_examples.encode(cases)
     return drawn

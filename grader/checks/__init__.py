@@ -51,7 +51,8 @@ def exercise_names() -> dict[str, str]:
 def check(answer) -> None:
     """Run the public check for ``answer`` (the exercise's function).
 
-    Prints a one-line success, or raises ``Mismatch`` (an ``AssertionError``) whose
+    Prints a one-line success (naming one of the student's own examples, where their
+    variant is published), or raises ``Mismatch`` (an ``AssertionError``) whose
     message is a small counterexample: the input, your result, and torch's.
     """
     __tracebackhide__ = True  # IPython and pytest leave this frame out of a traceback
@@ -66,7 +67,7 @@ def check(answer) -> None:
         raise LookupError(translate("no public check for {name!r}; known: {known}",
                                     "checks").format(name=name, known=sorted(registered())))
     try:
-        count = entry.run(answer)
+        tried = entry.run(answer)
     except Mismatch as failure:
         # Raised again from here, alone: the student reads the exercise and the
         # counterexample, not a traceback through the checks' own frames.
@@ -77,7 +78,14 @@ def check(answer) -> None:
     if _digests.withheld() and name in _digests.finite_exercises():
         print(translate("✓ {name}: the form of your answers is right ({count} examples); whether "
                         "they are right is for the grader to say, not this check",
-                        "checks").format(name=name, count=count))
+                        "checks").format(name=name, count=tried.count))
+    elif tried.yours:  # the student's own examples, drawn for their variant, shown by one
+        from ._variant_examples import shown
+
+        print(translate("✓ {name}: {count} examples agree with torch, {drawn} of them drawn "
+                        "for you alone, such as {call}", "checks").format(
+            name=name, count=tried.count, drawn=len(tried.yours),
+            call=shown(name, tried.yours[0])))
     else:
         print(translate("✓ {name}: {count} examples agree with torch", "checks").format(
-            name=name, count=count))
+            name=name, count=tried.count))

@@ -2,6 +2,7 @@
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from grader.checks._local import LocalFunction
 
@@ -23,27 +24,39 @@ class _Entry:
     redraw: Callable | None = None  # the rule check() draws a student's examples by
 
     def cases(self) -> list[tuple[tuple, dict]]:
-        """``(example, keyword arguments)`` as ``check`` passes them to ``compare``: for a
-        stored check, its examples as stored at release, each with torch's answer
-        (``truth``); otherwise ``examples()``, with nothing more. Both after the examples
-        drawn for the student's published variant (``_variant_examples``), where there
-        are any. The hidden checks read ``examples()`` itself: the same for everyone."""
-        if self.stored:  # these imports here: not in the judge's memory
-            from ..givens.variants import your_stored_examples
-            from . import _public_examples
+        """``(example, keyword arguments)`` as ``check`` passes them to ``compare``: the
+        examples drawn for the student's published variant (``yours``), then the fixed
+        ones. The hidden checks read ``examples()`` itself: the same for everyone."""
+        return self.yours() + self.fixed()
 
-            return (_public_examples.decode(your_stored_examples(self.name))
-                    + _public_examples.load(self.name))
-        from ..givens.variants import your_example_seed
-        from ._variant_examples import examples_for  # here: not in the judge's memory
+    def fixed(self) -> list[tuple[tuple, dict]]:
+        """Everyone's examples: for a stored check, as stored at release, each with
+        torch's answer (``truth``); otherwise ``examples()``, with nothing more."""
+        if self.stored:
+            from . import _public_examples  # here: not in the judge's memory
 
-        examples = examples_for(self.name, self.examples(), your_example_seed(), self.redraw)
-        return [(example, {}) for example in examples]
+            return _public_examples.load(self.name)
+        return [(example, {}) for example in self.examples()]
 
-    def run(self, answer) -> int:
-        """Compare ``answer`` on every example; return how many agreed."""
+    def yours(self) -> list[tuple[tuple, dict]]:
+        """The examples drawn for the student's published variant (``_variant_examples``),
+        for a stored check with the answers published beside them; none without one."""
+        # These imports here: the judge never asks, and its memory stays as it was.
+        from ..givens.variants import your_example_seed, your_stored_examples
+        from . import _public_examples
+        from ._variant_examples import drawn_for
+
+        if self.stored:
+            return _public_examples.decode(your_stored_examples(self.name))
+
+        drawn = drawn_for(self.name, self.examples(), your_example_seed(), self.redraw)
+        return [(example, {}) for example in drawn]
+
+    def run(self, answer) -> "Tried":
+        """Compare ``answer`` on every example: how many agreed, and the student's own."""
         wrapped = LocalFunction(answer)
-        cases = self.cases()
+        yours = self.yours()
+        cases = yours + self.fixed()
         for example, kwargs in cases:
             try:
                 self.compare(wrapped, *example, **kwargs)
@@ -59,7 +72,15 @@ class _Entry:
 
                 show_input_pictures(self.chapter, example)
                 raise
-        return len(cases)
+        return Tried(len(cases), [example for example, _ in yours])
+
+
+class Tried(NamedTuple):
+    """What ``check`` tried and found agreeing: every example, and among them the ones
+    drawn for this student (their arguments), which the success line shows."""
+
+    count: int
+    yours: list[tuple]
 
 
 def _on_input(example, error) -> str:

@@ -27,20 +27,30 @@ from collections.abc import Callable
 
 from ._redraw import floats_redrawn
 
-__all__ = ["DRAWN", "examples_for"]
+__all__ = ["DRAWN", "drawn_for", "examples_for", "shown"]
 
 # Examples drawn per exercise: the counterexample shown first is then the student's own,
 # and check() stays about as fast (the fixed lists hold 3 to 16 examples).
 DRAWN = 3
+# check()'s success line shows the first of them in one short line: described in full (every
+# tensor's shape, stride, dtype and 8 values), accumulated_grad's first ran to 433 characters.
+SHOWN_WIDTH = 120
 
 
 def examples_for(name: str, examples: list[tuple], seed: str | None,
                  redraw: Callable | None = None) -> list[tuple]:
-    """``examples`` (the fixed ones), after ``DRAWN`` of them drawn again for ``seed`` by
-    ``redraw`` (by default ``floats_redrawn``); the fixed ones alone where there is no seed
-    or nothing to draw. The same (seed, exercise) draws the same examples."""
+    """``examples`` (the fixed ones), after those drawn for ``seed`` (``drawn_for``); the
+    fixed ones alone where there is no seed or nothing to draw."""
+    return drawn_for(name, examples, seed, redraw) + examples
+
+
+def drawn_for(name: str, examples: list[tuple], seed: str | None,
+              redraw: Callable | None = None) -> list[tuple]:
+    """``DRAWN`` of ``examples`` drawn again for ``seed`` by ``redraw`` (by default
+    ``floats_redrawn``); none where there is no seed or nothing to draw. The same (seed,
+    exercise) draws the same examples."""
     if seed is None:
-        return examples
+        return []
     rng = random.Random(hashlib.sha256(f"{seed}:{name}".encode()).digest())
     redraw = redraw or floats_redrawn
     drawn = []
@@ -50,4 +60,41 @@ def examples_for(name: str, examples: list[tuple], seed: str | None,
         example = redraw(example, rng)
         if example is not None:  # None: this one has nothing to vary, the next one may
             drawn.append(tuple(example))
-    return drawn + examples
+    return drawn
+
+
+def shown(name: str, example: tuple) -> str:
+    """``name(example)`` in at most ``SHOWN_WIDTH`` characters: a tensor by its first
+    values, shape and dtype (its stride where it is not contiguous, its device but CPU)."""
+    call = f"{name}({', '.join(map(_brief, example))})"
+    return call if len(call) <= SHOWN_WIDTH else call[:SHOWN_WIDTH - 5] + " ...)"
+
+
+def _brief(value) -> str:
+    import torch  # here: check() has imported it already, and the judge never shows one
+
+    if isinstance(value, torch.Tensor):
+        return _brief_tensor(value.detach())
+    if isinstance(value, list):
+        return "[" + ", ".join(map(_brief, value)) + "]"
+    if isinstance(value, tuple):
+        return "(" + ", ".join(map(_brief, value)) + ("," if len(value) == 1 else "") + ")"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{key!r}: {_brief(item)}" for key, item in value.items()) + "}"
+    return repr(value)
+
+
+def _brief_tensor(t) -> str:
+    import torch
+
+    if t.layout != torch.strided or t.device.type == "meta":
+        values = str(t.layout if t.layout != torch.strided else t.device.type)
+    else:
+        first = [f"{v:.3g}" if isinstance(v, float) else repr(v) for v in t.flatten()[:3].tolist()]
+        values = "[" + ", ".join(first) + (", ...]" if t.numel() > 3 else "]")
+    shape = [values, str(tuple(t.shape)), str(t.dtype).removeprefix("torch.")]
+    if t.layout == torch.strided and not t.is_contiguous():
+        shape.append(f"stride {t.stride()}")
+    if t.device.type not in ("cpu", "meta"):
+        shape.append(t.device.type)
+    return f"tensor({', '.join(shape)})"

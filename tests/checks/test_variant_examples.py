@@ -20,7 +20,7 @@ from grader.checks import _public_examples, check, exercise_names
 from grader.checks._digests import finite_exercises
 from grader.checks._local import LocalFunction
 from grader.checks._registry import registered
-from grader.checks._variant_examples import DRAWN, examples_for
+from grader.checks._variant_examples import DRAWN, examples_for, shown
 from grader.checks.creating_tensors._oracle import torch_infer_dtype
 from grader.checks.shape_ops_broadcasting._oracle import torch_broadcast_shape
 from grader.checks.storage_strides._oracle import torch_storage_position
@@ -212,3 +212,31 @@ def test_check_tries_the_students_examples_and_the_seed_is_no_key(tmp_path, monk
         check(solution[name])
         fixed = len(_checks()[name].examples())
         assert f"{fixed + DRAWN} examples agree" in capsys.readouterr().out
+
+
+def test_checks_success_line_shows_the_students_own_example(tmp_path, monkeypatch, capsys):
+    """The notebook shows each student their own examples: check()'s success line names
+    the first drawn for them (short, whatever its tensors), and a classmate's differs."""
+    released = _published(tmp_path, "03_shape_ops_broadcasting", ["ada", "grace"])
+    solution = solution_namespace("03_shape_ops_broadcasting")
+    lines = {}
+    for student in ("ada", "grace"):
+        _as(monkeypatch, student, released)
+        for name in ("broadcast_shape", "batched_matmul", "last_tokens"):  # stored truth: last
+            check(solution[name])
+            first = _checks()[name].yours()[0][0]
+            line = capsys.readouterr().out.strip()
+            assert line.endswith(shown(name, first)), line
+            assert f"{DRAWN} of them drawn for you alone" in line and len(line) < 240, line
+            lines[student, name] = line
+    assert all(lines["ada", name] != lines["grace", name] for name in ("broadcast_shape",
+                                                                       "batched_matmul"))
+    described = "f(tensor([0, 0, 0, ...], (4, 3), float32, stride (1, 4)), [1])"
+    assert shown("f", (torch.zeros(3, 4).t(), [1])) == described
+    monkeypatch.setenv("TENSOR_ANATOMY_LANG", "zh-CN")
+    check(solution["broadcast_shape"])
+    assert f"其中 {DRAWN} 个是只为你抽取的" in capsys.readouterr().out
+    monkeypatch.delenv("TENSOR_ANATOMY_LANG")
+    _as(monkeypatch, "nobody", released)  # no variant published: the line everyone gets
+    check(solution["broadcast_shape"])
+    assert "drawn for you" not in capsys.readouterr().out

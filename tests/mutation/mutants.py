@@ -772,11 +772,19 @@ MUTANTS = [
     Mutant(
         "check() tries a stored-truth exercise's fixed examples whatever was published",
         "grader/checks/_registry.py",
-        (("            return (_public_examples.decode(your_stored_examples(self.name))",
-          "            return (_public_examples.decode([])  # MUTANT"),),
+        (("            return _public_examples.decode(your_stored_examples(self.name))",
+          "            return _public_examples.decode([])  # MUTANT"),),
         ("tests/checks/test_variant_examples.py::test_two_students_are_shown_different_examples",
          "tests/checks/test_variant_examples.py::"
          "test_check_tries_the_students_examples_and_the_seed_is_no_key"),
+    ),
+    Mutant(
+        "check()'s success line shows an example everyone gets, not the student's own",
+        "grader/checks/__init__.py",
+        (("            call=shown(name, tried.yours[0])))",
+          "            call=shown(name, entry.fixed()[0][0])))  # MUTANT"),),
+        ("tests/checks/test_variant_examples.py::"
+         "test_checks_success_line_shows_the_students_own_example",),
     ),
     Mutant(
         "add_at_'s redrawn rows are drawn anew: a row indexed twice may not be any more",
