@@ -53,11 +53,12 @@ def _example_from_notes(exc: BaseException, fixtures=()) -> str:
     return ""
 
 
-def describe_failure(exc: BaseException, fixtures=()) -> str:
-    """What a failed hidden check tells the student: why, and the input it failed on."""
+def describe_failure(exc: BaseException, fixtures=(), shrunk: bool = True) -> str:
+    """What a failed hidden check tells the student: why, and the input it failed on
+    (the smallest, where the judge shrinks failures: ``shrunk``)."""
     if isinstance(exc, BaseExceptionGroup) and exc.exceptions:
         # hypothesis wraps a failure that did not reproduce (FlakyFailure): name the first.
-        return describe_failure(exc.exceptions[0], fixtures)
+        return describe_failure(exc.exceptions[0], fixtures, shrunk)
     if isinstance(exc, StudentError):
         text = f"your code: {exc}"
     elif isinstance(exc, AssertionError):
@@ -66,7 +67,8 @@ def describe_failure(exc: BaseException, fixtures=()) -> str:
         text = f"the check could not run ({type(exc).__name__})"
     example = _example_from_notes(exc, fixtures)
     if example:  # an unfinished exercise's input is not shrunk (``_replay``)
-        text += f"\n{'failing' if unfinished(exc) else 'smallest failing'} input: {example}"
+        smallest = shrunk and not unfinished(exc)
+        text += f"\n{'smallest failing' if smallest else 'failing'} input: {example}"
     elif getattr(exc, "call", None):  # a fixed example: the call that failed
         text += f"\ninput: {exc.call}"
     return text[:_DETAIL_LIMIT]

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, settings
 
 from grader import _notebook
+from grader._settings import Settings
 from grader.givens.variants import answers_another_variant
 from grader.judge._call_record import LastCall
 from grader.judge._describe import describe_failure, inputs_as_data
@@ -21,6 +22,11 @@ from grader.judge._describe import describe_failure, inputs_as_data
 __all__ = ["Grading", "Variant", "student_code_cells"]
 
 _GRADING = pytest.StashKey()  # the run's Grading, for the fixture
+
+# Shrinking only follows a failure, so it never changes a score; an instructor may skip
+# it ($TENSOR_ANATOMY_FIRST_FAILURE, read once, when the judge starts): a failure then shows
+# the first input it failed on.
+SHRINKS = not Settings.from_environment().first_failure
 
 # Regrading must give the same score: fixed examples, no example database.
 settings.register_profile(
@@ -33,7 +39,7 @@ settings.register_profile(
     report_multiple_bugs=False,
     # No explain phase: it re-runs a failing example many times (slow) and its
     # "or any other generated value" comments would end up in the feedback.
-    phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink],
+    phases=[Phase.explicit, Phase.reuse, Phase.generate] + [Phase.shrink] * SHRINKS,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 
@@ -206,7 +212,7 @@ class Variant:
 def _detail(call, fixtures) -> str:
     if _cuda_lost_by_student(call):
         return f"your code: {call.excinfo.value.__context__}"[:300]
-    return describe_failure(call.excinfo.value, fixtures)
+    return describe_failure(call.excinfo.value, fixtures, shrunk=SHRINKS)
 
 
 def _cuda_lost_by_student(call) -> bool:

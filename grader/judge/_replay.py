@@ -16,7 +16,8 @@ calls the test body on those arguments directly:
 
 A search first runs without hypothesis's shrink phase, which only follows a
 failure: a check that passes is decided there. A failure is searched again
-with shrinking, for the smallest failing input, unless it is an unfinished
+with shrinking, for the smallest failing input, unless the instructor asked for
+the first failing input (``$TENSOR_ANATOMY_FIRST_FAILURE``) or it is an unfinished
 exercise (the stub's bare ``NotImplementedError``): its input does not matter,
 and shrinking it would be hundreds of draws of tensors, often most of a
 notebook's judging time.
@@ -108,6 +109,12 @@ def _without_shrinking(test):
         test._hypothesis_internal_use_settings = own
 
 
+def _shrinks(test) -> bool:
+    """Whether ``test``'s own settings shrink a failure (the grading profile's, unless the
+    instructor asked for the first failing input: ``_plugin``)."""
+    return Phase.shrink in test._hypothesis_internal_use_settings.phases
+
+
 def _replays(inner, fixtures: dict, examples: list) -> bool:
     """Whether the test body passes every recorded example (stops at the first that fails)."""
     for arguments, state in examples:
@@ -160,7 +167,7 @@ class ExampleReplay:
             with _recorded(handle, set(fixtures), log), _without_shrinking(pyfuncitem.obj):
                 pyfuncitem.obj(**fixtures)  # raises if the check fails: nothing is recorded
         except (Exception, pytest.fail.Exception) as failure:  # re-raised: shrunk unless unfinished
-            if unfinished(failure):
+            if unfinished(failure) or not _shrinks(pyfuncitem.obj):
                 raise
             pyfuncitem.obj(**fixtures)  # again, shrinking: the smallest failing input
             raise  # (had it passed this time, the first failure stands)

@@ -787,6 +787,21 @@ MUTANTS = [
          "test_checks_success_line_shows_the_students_own_example",),
     ),
     Mutant(
+        "the judge shrinks a failure even where the instructor asked for the first one",
+        "grader/judge/_plugin.py",
+        (("[Phase.shrink] * SHRINKS,", "[Phase.shrink],  # MUTANT"),),
+        ("tests/judge/test_first_failure.py::"
+         "test_the_first_failing_input_scores_what_the_smallest_scores",),
+    ),
+    Mutant(
+        "an input never shrunk is called the smallest failing input",
+        "grader/judge/_describe.py",
+        (("        smallest = shrunk and not unfinished(exc)",
+          "        smallest = not unfinished(exc)  # MUTANT"),),
+        ("tests/judge/test_first_failure.py::"
+         "test_the_first_failing_input_scores_what_the_smallest_scores",),
+    ),
+    Mutant(
         "add_at_'s redrawn rows are drawn anew: a row indexed twice may not be any more",
         "grader/checks/shape_ops_broadcasting/__init__.py",
         (("    rows = renamed_ints(index, rng, 0, target.shape[0] - 1)",
