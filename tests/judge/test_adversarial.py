@@ -17,6 +17,7 @@ from adversarial import wrapper
 from support import COURSE, complete_notebook, load_notebook
 
 from grader import _notebook
+from grader._settings import variable
 from grader.givens.shape_ops_broadcasting import RULES
 from grader.judge._judge_server import judge
 
@@ -42,9 +43,14 @@ def _adversarial(assignment: str, kind: str) -> dict:
 
 @pytest.fixture(scope="module")
 def scores() -> dict:
-    """(assignment, kind) -> exercise -> (passed, total), all graded by the real judge."""
+    """(assignment, kind) -> exercise -> (passed, total), all graded by the real judge.
+
+    Scores alone are asserted, so the judges show each failure's first input rather than
+    shrink it (``$TENSOR_ANATOMY_FIRST_FAILURE``: the same scores,
+    ``tests/judge/test_first_failure.py``); every check here fails."""
     runs = [(a, kind) for a in COURSE.assignments() for kind in KINDS]
-    with ThreadPoolExecutor(max_workers=2) as pool:
+    with pytest.MonkeyPatch.context() as patch, ThreadPoolExecutor(max_workers=2) as pool:
+        patch.setenv(variable("first_failure"), "1")
         verdicts = pool.map(lambda run: judge(_adversarial(*run), run[0]), runs)
         return {run: {name: (r["passed"], r["total"]) for name, r in v["exercises"].items()}
                 for run, v in zip(runs, verdicts, strict=True)}

@@ -12,6 +12,7 @@ from support.answers import with_answers, wrong_answers
 from support.tampering import TAMPERING
 
 from grader import _notebook
+from grader._settings import variable
 from grader.judge._judge_server import judge
 
 
@@ -46,7 +47,10 @@ def test_the_released_stub_scores_zero(assignment):
     assert all(passed == 0 for passed, _ in scores.values()), scores
 
 
-def test_plausible_wrong_answers_are_caught(assignment):
+def test_plausible_wrong_answers_are_caught(assignment, monkeypatch):
+    # Scores alone are asserted: each failure's first input will do, not the smallest
+    # (the same scores: tests/judge/test_first_failure.py).
+    monkeypatch.setenv(variable("first_failure"), "1")
     wrong = wrong_answers(assignment)
     # Every exercise has its wrong answers: the exercises are the notebook's test cells, as
     # the judge matches them (test_the_solution_scores_full), read here without a judge run

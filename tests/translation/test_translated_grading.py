@@ -23,6 +23,7 @@ from support.answers import with_answers
 from support.tampering import leaked
 
 from grader import _language, _notebook
+from grader._settings import variable
 from grader.batch import _gradebook
 from grader.batch._demo import synthetic_submission
 from grader.bridge._structure import restore_structure
@@ -84,7 +85,10 @@ def graded(tmp_path_factory):
                 folder.mkdir(parents=True, exist_ok=True)
                 (folder / COURSE.release_notebook(assignment).name).write_text(
                     json.dumps(nb), encoding="utf-8")
-    env = {**os.environ, "TENSOR_ANATOMY_INSTRUCTOR_DIR": str(instructor)}
+    # Both languages get one verdict per code, and its first failing inputs will do: the
+    # same scores as the smallest (tests/judge/test_first_failure.py).
+    env = {**os.environ, "TENSOR_ANATOMY_INSTRUCTOR_DIR": str(instructor),
+           variable("first_failure"): "1"}
     done = subprocess.run([sys.executable, "-m", "grader.cli", "grade"], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=3000)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
