@@ -4,8 +4,8 @@
 ``grader/hidden/<chapter>/test.py`` (A is ``<nn>_<chapter>``) under pytest with the
 ``student`` fixture pointing at a separate worker process, and writes a JSON verdict
 per exercise: how many of its checks passed, and for each failure a description
-and its failing input (the smallest, unless
-``$TENSOR_ANATOMY_FIRST_FAILURE`` asks for the first). No hidden-check source or traceback is ever included.
+and its failing input (the smallest, unless ``$TENSOR_ANATOMY_FIRST_FAILURE`` asks
+for the first). No hidden-check source or traceback is ever included.
 With ``--serve`` it judges notebook after notebook, warm (``_judge_server``).
 """
 
