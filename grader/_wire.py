@@ -23,9 +23,15 @@ import struct
 
 import torch
 
-__all__ = ["encode", "decode", "WireError", "frame", "send", "receive", "tensors_in", "MAX_NUMEL"]
+__all__ = ["encode", "decode", "WireError", "frame", "send", "receive", "tensors_in", "MAX_NUMEL",
+           "CELL_OUTPUT_LIMIT", "NOTEBOOK_OUTPUT_LIMIT"]
 
 MAX_NUMEL = 10_000_000  # larger results are refused, never allocated
+# What a notebook's run may print, kept for feedback. The student's process cuts each cell's
+# output at the first (megabytes printed cost nothing); the judge cuts again, to both,
+# whatever that process claims to have kept (``grader.judge._remote``).
+CELL_OUTPUT_LIMIT = 10_000  # characters of one cell's output, result or error
+NOTEBOOK_OUTPUT_LIMIT = 100_000  # characters of all cells' outputs together
 MAX_STORAGE_BYTES = 64 * 2**20
 # A message is at most one storage's worth of base64 and 1 MiB besides, with at
 # most a million JSON containers and items: decoding one costs the judge a

@@ -29,12 +29,8 @@ from grader.judge._channel import Channel, MemoryLimitExceeded, in_gib
 from grader.judge._describe import describe_call
 from grader.student import _sandbox
 
-__all__ = ["RemoteStudent", "configured_student", "CELL_OUTPUT_LIMIT", "NOTEBOOK_OUTPUT_LIMIT",
-           "MemoryLimitExceeded"]
+__all__ = ["RemoteStudent", "configured_student", "MemoryLimitExceeded"]
 
-# Bounds the judge keeps, whatever the student's process claims to have kept.
-CELL_OUTPUT_LIMIT = 10_000  # characters of one cell's output, result or error
-NOTEBOOK_OUTPUT_LIMIT = 100_000  # characters of all cells' outputs together
 
 
 class RemoteStudent:
@@ -53,7 +49,7 @@ class RemoteStudent:
         self.last_call = LastCall() if last_call is None else last_call
         self._limits, self._notebook_timeout = limits, notebook_timeout
         self._deadline = time.monotonic() + notebook_timeout
-        self._output_left = NOTEBOOK_OUTPUT_LIMIT
+        self._output_left = _wire.NOTEBOOK_OUTPUT_LIMIT
         self._cells, self._reports = list(cells), {}
         self._call_timeout, self._cell_timeout = call_timeout, cell_timeout
         self._restarts_left = max_restarts
@@ -134,7 +130,7 @@ class RemoteStudent:
     def _bounded(self, text) -> str:
         """``text`` as the feedback may show it: within the cell's and the notebook's bounds."""
         text = text if isinstance(text, str) else ""
-        kept = text[:min(CELL_OUTPUT_LIMIT, self._output_left)]
+        kept = text[:min(_wire.CELL_OUTPUT_LIMIT, self._output_left)]
         self._output_left -= len(kept)
         return kept + ("\n[output cut: too long]" if len(kept) < len(text) else "")
 

@@ -15,8 +15,6 @@ import random
 
 from grader import _wire
 
-OUTPUT_LIMIT = 10_000  # characters of a cell's printed output kept for feedback
-
 
 def _read_exactly(fd: int):
     def read(n: int) -> bytes:
@@ -41,11 +39,12 @@ def _describe(exc: BaseException) -> dict:
 
 
 class _BoundedText(io.StringIO):
-    """Keeps the first ``OUTPUT_LIMIT`` characters written; megabytes cost nothing."""
+    """Keeps the first ``_wire.CELL_OUTPUT_LIMIT`` characters written; megabytes cost
+    nothing."""
 
     def write(self, text) -> int:
         text = str(text)
-        room = OUTPUT_LIMIT - self.tell()
+        room = _wire.CELL_OUTPUT_LIMIT - self.tell()
         if room > 0:
             super().write(text[:room])
         return len(text)
@@ -61,7 +60,7 @@ def _compile_cell(source: str, filename: str):
 
 def _bounded_repr(value) -> str:
     try:
-        return repr(value)[:OUTPUT_LIMIT]
+        return repr(value)[:_wire.CELL_OUTPUT_LIMIT]
     except BaseException:  # noqa: BLE001 - a student's __repr__ may itself raise
         return "<unprintable>"
 

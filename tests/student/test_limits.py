@@ -18,13 +18,14 @@ from support import ROOT
 
 from grader import cli
 from grader._errors import StudentCrashed, StudentTimeout
-from grader._wire import MAX_FRAME_BYTES, WireError, receive
-from grader.judge._remote import (
+from grader._wire import (
     CELL_OUTPUT_LIMIT,
+    MAX_FRAME_BYTES,
     NOTEBOOK_OUTPUT_LIMIT,
-    RemoteStudent,
-    configured_student,
+    WireError,
+    receive,
 )
+from grader.judge._remote import RemoteStudent, configured_student
 from grader.student import _sandbox
 
 RESERVE_LIKE_CUDA = """
@@ -60,7 +61,7 @@ def test_address_space_may_be_reserved_as_cuda_does_but_memory_is_still_limited(
 
 
 def test_output_is_bounded_by_the_judge_not_by_the_students_process():
-    unbounded = "import grader.student._worker as w\nw.OUTPUT_LIMIT = 10**9\n"
+    unbounded = "import grader._wire as w\nw.CELL_OUTPUT_LIMIT = 10**9\n"
     reports = _report([unbounded + "print('x' * 3_000_000)",
                        unbounded + "raise ValueError('y' * 3_000_000)",
                        unbounded + "'z' * 3_000_000"] + ["print('w' * 9_999)"] * 15)
