@@ -27,7 +27,7 @@ from collections.abc import Callable
 
 from ._redraw import floats_redrawn
 
-__all__ = ["DRAWN", "drawn_for", "examples_for", "shown"]
+__all__ = ["DRAWN", "drawn_for", "shown"]
 
 # Examples drawn per exercise: the counterexample shown first is then the student's own,
 # and check() stays about as fast (the fixed lists hold 3 to 16 examples).
@@ -35,13 +35,6 @@ DRAWN = 3
 # check()'s success line shows the first of them in one short line: described in full (every
 # tensor's shape, stride, dtype and 8 values), accumulated_grad's first ran to 433 characters.
 SHOWN_WIDTH = 120
-
-
-def examples_for(name: str, examples: list[tuple], seed: str | None,
-                 redraw: Callable | None = None) -> list[tuple]:
-    """``examples`` (the fixed ones), after those drawn for ``seed`` (``drawn_for``); the
-    fixed ones alone where there is no seed or nothing to draw."""
-    return drawn_for(name, examples, seed, redraw) + examples
 
 
 def drawn_for(name: str, examples: list[tuple], seed: str | None,
@@ -92,9 +85,9 @@ def _brief_tensor(t) -> str:
     else:
         first = [f"{v:.3g}" if isinstance(v, float) else repr(v) for v in t.flatten()[:3].tolist()]
         values = "[" + ", ".join(first) + (", ...]" if t.numel() > 3 else "]")
-    shape = [values, str(tuple(t.shape)), str(t.dtype).removeprefix("torch.")]
+    parts = [values, str(tuple(t.shape)), str(t.dtype).removeprefix("torch.")]
     if t.layout == torch.strided and not t.is_contiguous():
-        shape.append(f"stride {t.stride()}")
+        parts.append(f"stride {t.stride()}")
     if t.device.type not in ("cpu", "meta"):
-        shape.append(t.device.type)
-    return f"tensor({', '.join(shape)})"
+        parts.append(t.device.type)
+    return f"tensor({', '.join(parts)})"

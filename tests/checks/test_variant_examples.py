@@ -20,7 +20,7 @@ from grader.checks import _public_examples, check, exercise_names
 from grader.checks._digests import finite_exercises
 from grader.checks._local import LocalFunction
 from grader.checks._registry import registered
-from grader.checks._variant_examples import DRAWN, examples_for, shown
+from grader.checks._variant_examples import DRAWN, drawn_for, shown
 from grader.checks.creating_tensors._oracle import torch_infer_dtype
 from grader.checks.shape_ops_broadcasting._oracle import torch_broadcast_shape
 from grader.checks.storage_strides._oracle import torch_storage_position
@@ -100,12 +100,11 @@ def test_two_students_are_shown_different_examples(tmp_path, monkeypatch):
 def test_the_solution_passes_every_variants_examples(name):
     entry = _checks()[name]
     solution = LocalFunction(solution_namespace(_assignment(entry.chapter))[name])
-    fixed = len(entry.examples())
     for student in IDS:
         seed = _variants.example_seed(KEY, _assignment(entry.chapter), student)
-        examples = examples_for(name, entry.examples(), seed, entry.redraw)
-        assert 0 < len(examples) - fixed <= DRAWN  # drawn first, the fixed ones after
-        for example in examples[:-fixed]:
+        drawn = drawn_for(name, entry.examples(), seed, entry.redraw)
+        assert 0 < len(drawn) <= DRAWN
+        for example in drawn:
             entry.compare(solution, *example)
 
 
@@ -172,8 +171,8 @@ def test_a_redrawn_example_keeps_indices_in_range_and_repeated():
 def test_the_same_seed_draws_the_same_examples():
     for name, entry in _checks().items():
         if name in VARYING:
-            first, again = (_shown([(e, {}) for e in examples_for(name, entry.examples(), "ab12",
-                                                                  entry.redraw)])
+            first, again = (_shown([(e, {}) for e in drawn_for(name, entry.examples(), "ab12",
+                                                               entry.redraw)])
                             for _ in range(2))
             assert first == again, name
 
