@@ -58,7 +58,7 @@ class Settings:
     first_failure: bool = _setting(
         "FIRST_FAILURE", False, "1: a failed hidden check shows the first input it failed "
         "on, not the smallest hypothesis shrinks it to; the same scores, in less time where "
-        "many checks fail (make bench: README, \"Grading speed\")", _flag, verdict=True)
+        "many checks fail (measured: README, \"Large classes\")", _flag, verdict=True)
     allow_unconfined: bool = _setting(
         "ALLOW_UNCONFINED", False, "1: grade even where the kernel refuses the sandbox's "
         "namespaces (set by --allow-unconfined)", _flag, verdict=True)

@@ -32,7 +32,6 @@ from grader.student import _sandbox
 __all__ = ["RemoteStudent", "configured_student", "MemoryLimitExceeded"]
 
 
-
 class RemoteStudent:
     """Attribute access to the student's functions, each call a round trip.
 
