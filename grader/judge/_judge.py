@@ -41,11 +41,12 @@ def hidden_checks_path(assignment: str) -> Path:
 
 
 def run_judge(notebook: Path, assignment: str, checks: Path | None = None,
-              variants: dict | None = None) -> dict:
+              variants: dict | None = None, kept: str | None = None) -> dict:
     """Grade ``notebook`` against ``assignment``'s hidden checks (this process).
 
     ``checks`` overrides the hidden check file (the grader's own tests use it);
-    ``variants``: exercise → the items its student is graded on (``_plugin.Variant``).
+    ``variants``: exercise → the items its student is graded on (``_plugin.Variant``);
+    ``kept``: where judges keep the assignment's recorded examples (``_replay_file``).
     """
     _sandbox.require()
     require_student_cuda()  # with CUDA here, GPU checks run, or grading stops saying why
@@ -55,7 +56,7 @@ def run_judge(notebook: Path, assignment: str, checks: Path | None = None,
     # Fork the student's process first: it runs the cells while pytest starts.
     student = configured_student(_notebook.code_cells(_notebook.load(Path(notebook))))
     student.spawn()
-    _GRADING.begin(student, variants)
+    _GRADING.begin(student, variants, kept)
     args = [
         str(path), "--student-code", str(notebook),
         "-q", "--tb=no", "--noconftest", "-p", "no:cacheprovider", "-o", "addopts=",
@@ -79,6 +80,7 @@ def run_judge(notebook: Path, assignment: str, checks: Path | None = None,
             os.environ[_NO_AUTOLOAD] = autoload
     if code not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
         raise RuntimeError(f"hidden checks for {assignment!r} did not run (pytest exit {code})")
+    _GRADING.end()
     exercises = _GRADING.verdict()
     # Imported here, not at the top: the zygote, forked from this process before its first
     # notebook, must not carry the wrong answers (tests/student/test_reachable.py).

@@ -8,7 +8,9 @@ with every student's process forked fresh from the judge's zygote
 only ever ran in its own confined process, and the judge keeps nothing of a
 student between notebooks (no example database; derandomized examples). It
 does keep the examples it drew for checks that passed, to replay them
-(``_replay``): drawn by its own strategies, untouched by any answer.
+(``_replay``): drawn by its own strategies, untouched by any answer; and it
+adds them to a file in the instructor folder for the judges after it
+(``_replay_file``), where no student's process can read or write.
 
 ``judge(nb, assignment)`` takes an idle warm judge of this process (or starts
 one), so that threads judge in parallel. A judge that fails, times out or has
@@ -130,15 +132,17 @@ def close_idle() -> None:
 
 
 def judge(nb: dict, assignment: str, timeout: float = 900.0, checks: Path | None = None,
-          variants: dict | None = None) -> dict:
+          variants: dict | None = None, kept: Path | None = None) -> dict:
     """The verdict on notebook ``nb``, from a warm judge of this process; ``variants``:
-    the items of each finite exercise its student is graded on (``bridge._variants``)."""
+    the items of each finite exercise its student is graded on (``bridge._variants``);
+    ``kept``: where judges keep the examples they record (``grader.store.examples_file``)."""
     warm = _take()
     with tempfile.TemporaryDirectory(prefix="tensor-anatomy-judge-") as tmp:
         notebook, out = Path(tmp, "submission.ipynb"), Path(tmp, "verdict.json")
         notebook.write_text(json.dumps(nb), encoding="utf-8")
         request = {"notebook": str(notebook), "assignment": assignment, "out": str(out),
-                   "checks": str(checks) if checks else None, "variants": variants}
+                   "checks": str(checks) if checks else None, "variants": variants,
+                   "kept": str(kept) if kept else None}
         try:
             answer = warm.judge(request, timeout)
         except (OSError, EOFError, TimeoutError) as exc:
@@ -173,7 +177,8 @@ def serve(run_judge) -> int:
         request = json.loads(line)
         try:
             verdict = run_judge(Path(request["notebook"]), request["assignment"],
-                                request["checks"], request.get("variants"))
+                                request["checks"], request.get("variants"),
+                                request.get("kept"))
             Path(request["out"]).write_text(json.dumps(verdict, indent=1), encoding="utf-8")
             answers.write("ok\n")
         except Exception as exc:  # noqa: BLE001 - said to the caller, who gives up this judge

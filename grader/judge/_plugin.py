@@ -58,15 +58,21 @@ class Grading:
         self.failing_calls: dict[str, list] = {}  # exercise → each failing check's last call
         self.graded_variant = Variant()
 
-    def begin(self, remote=None, variants: dict | None = None) -> None:
-        """A new notebook: its student's process (spawned already, or None to start one)
-        and the items of each finite exercise its student is graded on (``Variant``)."""
+    def begin(self, remote=None, variants: dict | None = None, kept=None) -> None:
+        """A new notebook: its student's process (spawned already, or None to start one),
+        the items of each finite exercise its student is graded on (``Variant``), and
+        where judges keep its assignment's recorded examples (``_replay_file``; or None)."""
         self.remote, self.checks, self.failing_calls = remote, {}, {}
         if remote is not None:  # spawned by the judge: its calls are noted for us too
             remote.last_call = self.last_call
         self.graded_variant = Variant(variants)
         if self.replay is not None:
-            self.replay.begin()
+            self.replay.begin(kept)
+
+    def end(self) -> None:
+        """The notebook is judged: the examples its checks recorded are kept (``begin``)."""
+        if self.replay is not None:
+            self.replay.keep()
 
     def pytest_addoption(self, parser):
         group = parser.getgroup("tensor-anatomy grading")

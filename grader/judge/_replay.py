@@ -14,6 +14,12 @@ calls the test body on those arguments directly:
 * one fails: the check runs under hypothesis from scratch, which finds,
   shrinks and reports the failure as it always does.
 
+What a judge records it also adds to a file in the instructor folder, which
+the next judge of the same grader reads before its first notebook of that
+assignment (``_replay_file``: only examples that read back exactly are kept):
+a later batch, a recycled judge or another worker replays from its first
+notebook on.
+
 A search first runs without hypothesis's shrink phase, which only follows a
 failure: a check that passes is decided there. A failure is searched again
 with shrinking, for the smallest failing input, unless the instructor asked for
@@ -38,12 +44,14 @@ import functools
 import hashlib
 import inspect
 import random
+from pathlib import Path
 
 import pytest
 import torch
 from hypothesis import Phase, settings
 
 from grader._errors import StudentRaised
+from grader.judge import _replay_file
 
 __all__ = ["ExampleReplay", "unfinished"]
 
@@ -138,11 +146,24 @@ class ExampleReplay:
     def __init__(self):
         self._examples: dict[tuple, list] = {}  # (check file digest, test id) → examples
         self._digests: dict = {}  # check file → digest, read once per notebook
+        self._file, self._files_read = None, set()  # where examples are kept (_replay_file)
+        self._new: dict[tuple, list] = {}  # recorded for this notebook, not kept yet
         self.replayed = self.searched = 0
 
-    def begin(self) -> None:
-        """A new notebook: check files are read again (one may have changed)."""
-        self._digests = {}
+    def begin(self, kept: Path | None = None) -> None:
+        """A new notebook: check files are read again (one may have changed). ``kept``: the
+        stem of the file of examples other judges kept for its assignment, read once."""
+        self._digests, self._new = {}, {}
+        self._file = _replay_file.device_file(Path(kept)) if kept else None
+        if self._file is not None and self._file not in self._files_read:
+            self._files_read.add(self._file)
+            self._examples = {**_replay_file.read(self._file), **self._examples}
+
+    def keep(self) -> None:
+        """The notebook is judged: what it recorded goes to the file, for other judges."""
+        if self._file is not None and self._new:
+            _replay_file.keep(self._file, self._new)
+        self._new = {}
 
     def _key(self, item) -> tuple:
         if item.path not in self._digests:
@@ -172,5 +193,5 @@ class ExampleReplay:
             pyfuncitem.obj(**fixtures)  # again, shrinking: the smallest failing input
             raise  # (had it passed this time, the first failure stands)
         if not any(entry is _UNREPLAYABLE for entry in log):
-            self._examples[key] = log
+            self._examples[key] = self._new[key] = log
         return True

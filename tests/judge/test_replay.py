@@ -7,12 +7,13 @@ judge with nothing recorded gives it, failures and smallest inputs included.
 
 import json
 import sys
+from pathlib import Path
 
 import torch
 from support import complete_notebook
 from support.answers import with_answers, wrong_answers
 
-from grader.judge import _judge
+from grader.judge import _judge, _replay_file
 from grader.judge._plugin import Grading
 from grader.judge._replay import ExampleReplay
 
@@ -132,27 +133,35 @@ def test_a_changed_check_file_is_searched_again(tmp_path, monkeypatch):
     assert replay.replayed == 0 and replay.searched == 4
 
 
+def _judged(replay, notebook, assignment, monkeypatch, kept=None) -> dict:
+    monkeypatch.setattr(_judge, "_GRADING", Grading(replay))
+    return _judge.run_judge(notebook, assignment, kept=kept)
+
+
 def test_every_chapter_gives_replayed_notebooks_the_searched_verdict(assignment, tmp_path,
                                                                       monkeypatch):
-    """A complete notebook records; its wrong answers then get the verdict of a fresh judge."""
-    replay = ExampleReplay()
-    monkeypatch.setattr(_judge, "_GRADING", Grading(replay))
+    """A complete notebook records; its wrong answers then get the verdict of a fresh judge,
+    replayed by the judge that recorded them or by a new one from the file it kept."""
+    kept = str(tmp_path / "examples" / assignment)
+    recorder, reader = ExampleReplay(), ExampleReplay()  # the reader has only the file
     complete = tmp_path / "complete.ipynb"
     complete.write_text(json.dumps(complete_notebook(assignment)), encoding="utf-8")
-    _judge.run_judge(complete, assignment)
+    _judged(recorder, complete, assignment, monkeypatch, kept)
     wrong = tmp_path / "wrong.ipynb"
     first_wrong = {name: answers[0] for name, answers in wrong_answers(assignment).items()}
     wrong.write_text(json.dumps(with_answers(complete_notebook(assignment), first_wrong)),
                      encoding="utf-8")
     for notebook in (complete, wrong):
-        replayed = _judge.run_judge(notebook, assignment)
-        monkeypatch.setattr(_judge, "_GRADING", Grading(ExampleReplay()))
-        searched = _judge.run_judge(notebook, assignment)
-        monkeypatch.setattr(_judge, "_GRADING", Grading(replay))
-        assert _outcomes(replayed) == _outcomes(searched)
-        assert _details(replayed) == _details(searched)
-        assert " object at 0x" not in json.dumps(replayed)  # no fixture's repr as an input
-    assert replay.replayed > 0
+        searched = _judged(ExampleReplay(), notebook, assignment, monkeypatch)
+        for replay in (recorder, reader):
+            replayed = _judged(replay, notebook, assignment, monkeypatch, kept)
+            assert _outcomes(replayed) == _outcomes(searched)
+            assert _details(replayed) == _details(searched)
+            assert " object at 0x" not in json.dumps(replayed)  # no fixture's repr as input
+        if notebook == complete:  # the new judge replayed every check the file kept
+            file = _replay_file.read(_replay_file.device_file(Path(kept)))
+            assert reader.replayed == len(file) > 0
+    assert recorder.replayed > 0
 
 
 # Answers that depend on the calls made before them, not only on their inputs:

@@ -707,8 +707,8 @@ MUTANTS = [
         "the run's parallel judging writes the verdict store itself again",
         "grader/batch/_parallel.py",
         (("        _verdicts.verdict_for(Path(folder), nb, assignment,\n"
-          "                              lambda: judge(nb, assignment, variants=variants), "
-          "variants)\n",
+          "                              lambda: judge(nb, assignment, variants=variants, "
+          "kept=kept),\n                              variants)\n",
           "        verdict = judge(nb, assignment, variants=variants)\n"
           "        _verdicts.store_verdict(Path(folder), nb, assignment, verdict, variants)"
           "  # MUTANT\n"),),
@@ -839,5 +839,36 @@ MUTANTS = [
         (("    return runs[len(runs) // 2]\n", "    return runs[0]  # MUTANT\n"),),
         ("tests/batch/test_grading_phases.py::"
          "test_the_bench_compares_the_median_of_our_runs_and_refuses_runs_that_disagree",),
+    ),
+    Mutant(
+        "examples kept on disk without reading them back first",
+        "grader/judge/_replay_file.py",
+        (("    exact = {key: log for key, log in recorded.items() if _reads_back_exactly(log)}\n",
+          "    exact = dict(recorded)  # MUTANT\n"),),
+        ("tests/judge/test_replay_file.py::test_what_torch_save_would_change_is_not_kept",),
+    ),
+    Mutant(
+        "the comparison of kept examples blind to the conjugate and negative bits",
+        "grader/judge/_replay_file.py",
+        (("    return (t.dtype, t.shape, t.stride(), t.storage_offset(), t.device, t.is_conj(),\n"
+          "            t.is_neg(), t.requires_grad,",
+          "    return (t.dtype, t.shape, t.stride(), t.storage_offset(), t.device,  # MUTANT\n"
+          "            t.requires_grad,"),),
+        ("tests/judge/test_replay_file.py::test_the_comparison_sees_every_difference",),
+    ),
+    Mutant(
+        "the comparison of kept examples blind to storage sharing",
+        "grader/judge/_replay_file.py",
+        (("    if storages.setdefault(ours, theirs) != theirs or storages.setdefault(theirs, ours) "
+          "!= ours:\n",
+          "    if False:  # MUTANT\n"),),
+        ("tests/judge/test_replay_file.py::test_the_comparison_sees_every_difference",),
+    ),
+    Mutant(
+        "kept examples read with the unpickler that runs code",
+        "grader/judge/_replay_file.py",
+        (("            stored = torch.load(path, weights_only=True)\n",
+          "            stored = torch.load(path, weights_only=False)  # MUTANT\n"),),
+        ("tests/judge/test_replay_file.py::test_a_file_that_would_run_code_is_not_read",),
     ),
 ]
