@@ -32,9 +32,11 @@ def _judge_and_store(nb: dict, assignment: str, folder: str, after=None,
     this one where that one ran. A failure is returned, not raised, so that the
     rest of the chain still runs.
     """
+    kept = _verdicts.examples_file(Path(folder), assignment)
     try:
         _verdicts.verdict_for(Path(folder), nb, assignment,
-                              lambda: judge(nb, assignment, variants=variants), variants)
+                              lambda: judge(nb, assignment, variants=variants, kept=kept),
+                              variants)
     except Exception as exc:  # noqa: BLE001 - reported; nbgrader judges it again
         return f"{type(exc).__name__}: {exc}"
     return None

@@ -28,7 +28,7 @@ from grader.bridge._structure import RestoredAhead, restore_structure
 from grader.bridge._variants import variants_of
 from grader.bridge._verdict_text import report_lines, score, verdict_outputs
 from grader.judge._judge_server import judge
-from grader.store._verdicts import verdict_for
+from grader.store._verdicts import examples_file, verdict_for
 
 __all__ = ["FeedbackExporter", "JudgeHiddenChecks", "RestoreStructure", "autograde_pipeline",
            "feedback_pipeline", "missing_verdicts", "report_lines", "sanitize_pipeline",
@@ -73,7 +73,8 @@ class JudgeHiddenChecks(Preprocessor):
 
         def judge_now() -> dict:
             self.log.info("judging %s now (no verdict judged ahead)", assignment)
-            return judge(nb, assignment, self.timeout, variants=variants)
+            return judge(nb, assignment, self.timeout, variants=variants,
+                         kept=examples_file(instructor / "verdicts", assignment))
 
         # The store judges what it lacks and keeps it (its one writer): ``missing_verdicts``
         # believes a test cell's verdict only where the store holds the same.

@@ -26,7 +26,7 @@ from grader import _notebook
 from grader._settings import Settings
 from grader.store._verdict_sources import verdict_sources
 
-__all__ = ["verdict_key", "stored_verdict", "verdict_for"]
+__all__ = ["examples_file", "verdict_key", "stored_verdict", "verdict_for"]
 
 _GRADER = Path(__file__).parents[1]
 
@@ -62,6 +62,16 @@ def verdict_key(nb: dict, assignment: str, variants: dict | None = None) -> str:
     # Without variants the key stays what it was: verdicts stored before still count.
     payload = json.dumps(parts + [variants] if variants else parts)
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+def examples_file(folder: Path, assignment: str) -> Path:
+    """The stem of the file where judges keep the examples ``assignment``'s passing checks
+    drew (``grader.judge._replay_file``), beside the verdicts ``folder``: named by what a
+    verdict depends on but the notebook, so a change to any of it starts a new file."""
+    settings = Settings.from_environment().for_verdicts()
+    payload = json.dumps([assignment, _grader_digest(assignment), settings, _versions()])
+    key = hashlib.sha256(payload.encode("utf-8")).hexdigest()[:32]
+    return Path(folder).parent / "examples" / f"{assignment}-{key}"
 
 
 def stored_verdict(folder: Path, nb: dict, assignment: str,

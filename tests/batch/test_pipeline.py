@@ -30,6 +30,8 @@ from grader._course import Course
 from grader.batch import _gradebook
 from grader.batch._demo import synthetic_submission
 from grader.hidden.wrong_answers import named_wrong_answers
+from grader.judge import _replay_file
+from grader.store import _verdicts
 
 pytestmark = pytest.mark.heavy  # grades a class in a fixture: scheduled first
 
@@ -126,6 +128,16 @@ def test_feedback_explains_failures_without_leaking_hidden_checks(graded):
             assert not leaked(html, assignment)
         blank = next((instructor / "feedback" / "blank" / assignment).glob("*.html"))
         assert "not attempted yet" in blank.read_text(encoding="utf-8")
+
+
+def test_the_judges_keep_each_assignments_examples_for_the_judges_after_them(graded):
+    """Where the next run's judges look (``grader.store.examples_file``), each assignment's
+    file holds the examples of the checks its complete notebook passed."""
+    instructor, _ = graded
+    for assignment in ASSIGNMENTS:
+        stem = _verdicts.examples_file(instructor / "verdicts", assignment)
+        kept = _replay_file.read(_replay_file.device_file(stem))
+        assert len(kept) >= 10, assignment  # 15 to 34 checks a chapter (04: 15 of 18)
 
 
 def test_grades_are_exported_as_csv(graded):
