@@ -123,13 +123,21 @@ def _stock(batch, course: Course, work: Path) -> tuple[float, float, dict]:
                           for a in batch}
 
 
-def _ours(batch, course: Course, work: Path, jobs: str | None,
-          without: str = "", run: int = 0) -> tuple[float, dict, dict]:
-    """Our grading command on a fresh instructor folder, ``without`` those speed pieces:
-    its wall seconds, scores, and phases (``grader.batch._phases``)."""
+def _instructor(work: Path, jobs: str | None, without: str = "", run: int | str = 0) -> Path:
     # A folder of its own per run: no run may find another's stored verdicts.
-    instructor = work / f"ours-jobs-{jobs or 'all'}-without-{without or 'nothing'}-{run}"
+    return work / f"ours-jobs-{jobs or 'all'}-without-{without or 'nothing'}-{run}"
+
+
+def _ours(batch, course: Course, work: Path, jobs: str | None,
+          without: str = "", run: int | str = 0,
+          examples: Path | None = None) -> tuple[float, dict, dict]:
+    """Our grading command on a fresh instructor folder, ``without`` those speed pieces:
+    its wall seconds, scores, and phases (``grader.batch._phases``). ``examples``: the
+    examples an earlier run's judges kept (``grader.judge._replay_file``), copied in."""
+    instructor = _instructor(work, jobs, without, run)
     _write(batch, instructor / "submitted", course)
+    if examples is not None:
+        shutil.copytree(examples, instructor / "examples")
     env = {**os.environ, "TENSOR_ANATOMY_INSTRUCTOR_DIR": str(instructor),
            "TENSOR_ANATOMY_BENCH_WITHOUT": without}
     cmd = [sys.executable, "-m", "grader.cli", "grade"]  # every assignment in one run
@@ -152,6 +160,19 @@ def _median_of(repeat: int, one_run) -> tuple[float, dict, dict]:
     print(f"ours:           {runs[len(runs) // 2][0]:8.1f} s (median of {repeat}: {seconds})",
           flush=True)
     return runs[len(runs) // 2]
+
+
+def _later_batch(batch, course: Course, work: Path, jobs: str | None,
+                 scores: dict) -> tuple[float, dict]:
+    """The batch graded again in a fresh instructor folder holding only the examples the
+    first run's judges kept: as a later batch of the same assignments would be (late
+    submissions, the next section's), each notebook new to the store. Its wall seconds
+    and phases; it must give the same scores."""
+    kept = _instructor(work, jobs, run=0) / "examples"
+    seconds, later, phases = _ours(batch, course, work, jobs, run="later", examples=kept)
+    if later != scores:
+        raise SystemExit("the later batch gave different scores: " + repr(later))
+    return seconds, phases
 
 
 def _compare(stock: dict, ours: dict) -> tuple[list[str], list[str]]:
@@ -225,6 +246,7 @@ def main() -> int:
         print(f"stock nbgrader: {stock_s:8.1f} s", flush=True)
         ours_s, ours, phases = _median_of(options.repeat, lambda run: _ours(
             batch, course, Path(tmp), options.jobs, run=run))
+        later = _later_batch(batch, course, Path(tmp), options.jobs, ours)
         if options.pieces:
             agreed = _pieces(batch, course, Path(tmp), options.jobs, (ours_s, ours))
     floor = floor_seconds(batch)
@@ -239,6 +261,10 @@ def main() -> int:
     print(f"\nwhere the time went ({phases['notebooks']} notebooks, "
           f"{phases['cores']} cores; what is counted: grader/batch/_phases.py)")
     print("\n".join(phase_table(phases, stock_s, stock_cpu)))
+    later_s, later_phases = later
+    print(f"\na later batch, with the examples the first run's judges kept: {later_s:.1f} s, "
+          f"judging {later_phases['phases']['judging']['cpu_s'] / options.students:.2f} "
+          f"core-s/notebook, {stock_s / later_s:.2f}x stock")
     print(f"speedup vs nbgrader: {stock_s / ours_s:.2f}x")
     return 1 if differ or not agreed else 0
 
