@@ -71,14 +71,28 @@ def _set_random_state(state) -> None:
         torch.cuda.set_rng_state_all(cuda)
 
 
+def _same_state(a, b) -> bool:
+    cuda = (a[2] is None and b[2] is None) or (
+        a[2] is not None and b[2] is not None and len(a[2]) == len(b[2])
+        and all(map(torch.equal, a[2], b[2])))
+    return a[0] == b[0] and torch.equal(a[1], b[1]) and cuda
+
+
 def _recording(inner, fixtures: set, log: list):
     """``inner`` (hypothesis's test body), logging each call's drawn arguments first."""
 
     @functools.wraps(inner)
     def record(*args, **kwargs):
         drawn = {k: v for k, v in kwargs.items() if k not in fixtures}
+        state = _random_state()
+        # Most checks draw nothing from the global generators: one state object for all
+        # their calls, written once to the file of kept examples (pickle keeps one copy of
+        # an object met twice). Measured, chapter 1: 11.0 MB and 0.94 s to read, before.
+        earlier = [entry[1] for entry in log[-1:] if entry is not _UNREPLAYABLE]
+        if earlier and _same_state(earlier[0], state):
+            state = earlier[0]
         try:
-            log.append((copy.deepcopy((args, drawn)), _random_state()))
+            log.append((copy.deepcopy((args, drawn)), state))
         except Exception:  # noqa: BLE001 - e.g. a tensor in the middle of a graph
             log.append(_UNREPLAYABLE)
         return inner(*args, **kwargs)
