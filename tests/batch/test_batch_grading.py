@@ -83,7 +83,7 @@ def test_each_notebook_is_handed_on_as_soon_as_it_is_judged(tmp_path, monkeypatc
         batch[assignment] = (load_notebook(COURSE.release_notebook(assignment)),
                              sorted((tmp_path / "submitted").glob(f"*/{assignment}/*.ipynb")))
     monkeypatch.setattr(_parallel, "judge",
-                        lambda nb, assignment, variants=None: {"assignment": assignment})
+                        lambda nb, assignment, variants=None, kept=None: {"assignment": assignment})
     events = []
     failures = _parallel.judge_batch(
         batch, tmp_path / "verdicts", workers=2,

@@ -39,7 +39,8 @@ def test_the_grader_takes_the_variant_from_the_submitting_id_never_the_notebook(
     instructor = instructor_with_key(tmp_path)
     monkeypatch.setenv("TENSOR_ANATOMY_INSTRUCTOR_DIR", str(instructor))
     handed = []
-    monkeypatch.setattr(_nbgrader, "judge", lambda nb, assignment, timeout, variants=None:
+    monkeypatch.setattr(_nbgrader, "judge",
+                        lambda nb, assignment, timeout, variants=None, kept=None:
                         handed.append(variants) or {"exercises": {}, "cells": {}})
     nb = nbformat.from_dict({"cells": [{"cell_type": "code", "metadata": {}, "outputs": [],
                                         "source": f"OPERATIONS = {variant_of('grace')!r}"}]})
