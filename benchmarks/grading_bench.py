@@ -13,6 +13,10 @@ the scores and prints the times. The floor (``_floor``) is the notebooks' cells
 and the hidden checks in one warm, unconfined interpreter, without nbgrader;
 our overhead per notebook is measured over it.
 
+It then grades the batch once more as a later batch would be: a fresh instructor
+folder holding only the examples the first run's judges kept (``instructor/examples/``,
+``grader/judge/_replay_file.py``), and prints its time and its judging's core-seconds.
+
 Before the ratio it prints where our run's time went, phase by phase
 (``grader.batch._phases``: the run's ``reports/grading_phases.json``) in
 core-seconds (CPU seconds) per notebook, beside stock nbgrader's in all (the
