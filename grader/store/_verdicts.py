@@ -51,14 +51,18 @@ def _versions() -> tuple[str, ...]:
             *(metadata.version(name) for name in ("torch", "hypothesis", "pyseccomp")))
 
 
+def _judged_by(assignment: str) -> list:
+    """What judges ``assignment``'s notebooks: the grader's files, every setting that
+    changes what a judge decides (time budgets, whether students are confined: those
+    marked ``verdict``; typed, read now as judges read them), and the versions."""
+    return [_grader_digest(assignment), Settings.from_environment().for_verdicts(),
+            _versions()]
+
+
 def verdict_key(nb: dict, assignment: str, variants: dict | None = None) -> str:
     """``variants``: the items the student is graded on (``grader.bridge._variants``);
     two students of one variant with the same code share a verdict."""
-    # Every setting that changes what a judge decides (time budgets, whether students are
-    # confined: those marked ``verdict``), typed, read when the key is made as judges read them.
-    settings = Settings.from_environment().for_verdicts()
-    parts = [assignment, _notebook.code_cells(nb), _grader_digest(assignment), settings,
-             _versions()]
+    parts = [assignment, _notebook.code_cells(nb), *_judged_by(assignment)]
     # Without variants the key stays what it was: verdicts stored before still count.
     payload = json.dumps(parts + [variants] if variants else parts)
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
@@ -68,8 +72,7 @@ def examples_file(folder: Path, assignment: str) -> Path:
     """The stem of the file where judges keep the examples ``assignment``'s passing checks
     drew (``grader.judge._replay_file``), beside the verdicts ``folder``: named by what a
     verdict depends on but the notebook, so a change to any of it starts a new file."""
-    settings = Settings.from_environment().for_verdicts()
-    payload = json.dumps([assignment, _grader_digest(assignment), settings, _versions()])
+    payload = json.dumps([assignment, *_judged_by(assignment)])
     key = hashlib.sha256(payload.encode("utf-8")).hexdigest()[:32]
     return Path(folder).parent / "examples" / f"{assignment}-{key}"
 
