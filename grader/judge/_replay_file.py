@@ -70,8 +70,8 @@ def keep(path: Path, recorded: dict) -> None:
 def _reads_back_exactly(log: list) -> bool:
     try:
         return exactly(log, _read_back(log))
-    except Exception:  # noqa: BLE001 - a property we cannot compare: not kept, searched
-        return False
+    except Exception:  # noqa: BLE001 - a value the safe unpickler refuses, or a property
+        return False  # we cannot compare: not kept, searched
 
 
 def _read_back(value):
@@ -79,14 +79,7 @@ def _read_back(value):
     torch.save(value, buffer)
     buffer.seek(0)
     with torch.serialization.safe_globals(_UNPICKLABLE_BY_DEFAULT):
-        try:
-            return torch.load(buffer, weights_only=True)
-        except Exception:  # noqa: BLE001 - a value the safe unpickler refuses is not kept
-            return _Refused()
-
-
-class _Refused:
-    """What could not be read back: equal to nothing."""
+        return torch.load(buffer, weights_only=True)  # refused: not kept (the caller)
 
 
 def exactly(recorded, back, storages: dict | None = None) -> bool:
