@@ -12,8 +12,8 @@ from pathlib import Path
 
 from grader._course import Course
 from grader.bridge._csv_export import SafeCsvExportPlugin
+from grader.bridge._feedback_page import FeedbackExporter
 from grader.bridge._nbgrader import (
-    FeedbackExporter,
     autograde_pipeline,
     feedback_pipeline,
     sanitize_pipeline,

@@ -11,26 +11,24 @@ partial credit. No student code runs in a kernel, so nothing it prints can
 decide a grade.
 """
 
-import jinja2
 import nbformat
-from nbconvert.exporters import HTMLExporter
 from nbconvert.preprocessors import Preprocessor
 from nbformat import v4
-from traitlets import Bool, Dict, Float
+from traitlets import Bool, Float
 
 from grader import _language, _notebook
 from grader._course import Course
 from grader._language import ENGLISH
 from grader._verdict import verdict_of, with_verdict
 from grader.bridge._bounded_data import BoundEmbeddedData
-from grader.bridge._sanitize_html import SAFE_PAGE, SanitizeOutputs
+from grader.bridge._sanitize_html import SanitizeOutputs
 from grader.bridge._structure import RestoredAhead, restore_structure
 from grader.bridge._variants import variants_of
 from grader.bridge._verdict_text import report_lines, score, verdict_outputs
 from grader.judge._judge_server import judge
 from grader.store._verdicts import examples_file, verdict_for
 
-__all__ = ["FeedbackExporter", "JudgeHiddenChecks", "RestoreStructure", "autograde_pipeline",
+__all__ = ["JudgeHiddenChecks", "RestoreStructure", "autograde_pipeline",
            "feedback_pipeline", "missing_verdicts", "report_lines", "sanitize_pipeline",
            "score"]
 
@@ -195,48 +193,3 @@ def feedback_pipeline() -> list:
     return [*stock, ClearHiddenTests, BoundEmbeddedData, SanitizeOutputs,
             InStudentLanguage, VerdictsOnThePage,
             DrawFailingInputs, MathAsMathML, WrapLongLines]
-
-
-class _CompiledTemplates(jinja2.BytecodeCache):
-    """Compiled templates, kept for the life of the process.
-
-    Jinja checks each one against its template's source before use, so an
-    edited template is compiled again.
-    """
-
-    def __init__(self):
-        self._code: dict[str, bytes] = {}
-
-    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        if bucket.key in self._code:
-            bucket.bytecode_from_string(self._code[bucket.key])
-
-    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        self._code[bucket.key] = bucket.bytecode_to_string()
-
-
-_COMPILED_TEMPLATES = _CompiledTemplates()
-
-
-class FeedbackExporter(HTMLExporter):
-    """nbconvert's HTML exporter, compiling its templates once per process, not per notebook;
-    the page's labels in the student's language (``_feedback_language``).
-
-    The exporter rebuilds its Jinja environment for every notebook (it registers
-    filters per notebook), so each feedback page compiled nine templates anew.
-    Every Markdown cell and HTML output goes through ``clean_html`` (``_sanitize_html``).
-    """
-
-    sanitize_html = Bool(SAFE_PAGE["sanitize_html"]).tag(config=True)
-    filters = Dict(SAFE_PAGE["filters"]).tag(config=True)
-
-    def _create_environment(self):
-        environment = super()._create_environment()
-        environment.bytecode_cache = _COMPILED_TEMPLATES
-        return environment
-
-    def from_notebook_node(self, nb, resources=None, **kw):
-        from grader.bridge._feedback_language import language_of, page_in_language
-
-        html, resources = super().from_notebook_node(nb, resources, **kw)
-        return page_in_language(html, language_of(nb)), resources

@@ -107,7 +107,7 @@ def test_maths_becomes_mathml_and_code_stays_as_written():
 
 
 def test_the_feedback_page_renders_mathml_through_nbconvert():
-    from grader.bridge._nbgrader import FeedbackExporter
+    from grader.bridge._feedback_page import FeedbackExporter
     from grader.bridge._offline_math import MathAsMathML
 
     nb = v4.new_notebook(cells=[v4.new_markdown_cell("Position $$o + i \\cdot s$$ here.")])
