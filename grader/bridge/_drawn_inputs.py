@@ -16,6 +16,7 @@ from nbformat import v4
 from traitlets import Bool
 
 from grader import _notebook
+from grader._language import localized, marked
 from grader._verdict import verdict_of
 from grader.bridge._verdict_text import shown_failures
 from grader.checks._pictures import layout_picture
@@ -28,6 +29,10 @@ BROADCAST_EXERCISES = {"broadcast_shape"}
 # and the offset, if any (``storage_position(index, shape, stride, offset)``).
 LAYOUT_EXERCISES = {"can_view": (0, 1, None), "storage_position": (1, 2, 3)}
 MOST_PICTURES = 2  # per test cell: the first failures say enough
+# What a picture shows, for a reader who cannot see it: its alt text.
+SHOWS_SHAPES = marked("The failing input's shapes, lined up from the right as broadcasting "
+                      "compares them", "page")
+SHOWS_LAYOUT = marked("Where the failing input's elements lie in its storage", "page")
 _LARGEST_DRAWN = 4096  # storage elements; a larger input is described in words only
 
 
@@ -99,6 +104,9 @@ class DrawFailingInputs(Preprocessor):
     enabled = Bool(True)
 
     def preprocess(self, nb, resources):
+        from grader.bridge._feedback_language import language_of
+
+        language = language_of(nb)
         for exercise, cell in _notebook.exercise_cells(nb).items():
             try:
                 pictures = [svg for inputs in _shown_inputs(cell)
@@ -106,6 +114,9 @@ class DrawFailingInputs(Preprocessor):
             except Exception as exc:  # noqa: BLE001 - a picture is a bonus, never a failure
                 self.log.warning("no picture of %s's failing inputs: %s", exercise, exc)
                 continue
+            shows = SHOWS_SHAPES if exercise in BROADCAST_EXERCISES else SHOWS_LAYOUT
+            alt = {"image/svg+xml": {"alt": localized(shows, "page", language)}}
             for svg in list(dict.fromkeys(pictures))[:MOST_PICTURES]:
-                cell.outputs.append(v4.new_output("display_data", data={"image/svg+xml": svg}))
+                cell.outputs.append(v4.new_output("display_data", data={"image/svg+xml": svg},
+                                                  metadata=alt))
         return nb, resources

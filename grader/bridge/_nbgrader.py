@@ -175,6 +175,7 @@ def feedback_pipeline() -> list:
     in that language, with the gradebook's points. ``DrawFailingInputs``: a picture of
     each first failing input. ``MathAsMathML``: the page's maths renders offline.
     ``WrapLongLines``: a verdict's long lines wrap at the page's edge.
+    ``DescribedPictures`` (last): every picture has alternative text.
     ``BoundEmbeddedData``, ``SanitizeOutputs`` (before our own pictures and maths, which
     are trusted): nothing the student embedded or displayed runs or weighs on the page.
     """
@@ -183,6 +184,7 @@ def feedback_pipeline() -> list:
 
     from grader.bridge._drawn_inputs import DrawFailingInputs
     from grader.bridge._feedback_language import InStudentLanguage
+    from grader.bridge._feedback_page import DescribedPictures
     from grader.bridge._feedback_verdict import VerdictsOnThePage
     from grader.bridge._offline_math import MathAsMathML
     from grader.bridge._page_style import WrapLongLines
@@ -192,4 +194,4 @@ def feedback_pipeline() -> list:
     stock = GenerateFeedback().preprocessors
     return [*stock, ClearHiddenTests, BoundEmbeddedData, SanitizeOutputs,
             InStudentLanguage, VerdictsOnThePage,
-            DrawFailingInputs, MathAsMathML, WrapLongLines]
+            DrawFailingInputs, MathAsMathML, WrapLongLines, DescribedPictures]

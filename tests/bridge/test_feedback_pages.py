@@ -4,8 +4,11 @@ Unit tests of the feedback preprocessors (``grader/bridge``); the whole path, fr
 grading to the page, is in ``tests/batch/test_pipeline.py``.
 """
 
+import copy
+
 import nbformat
 import torch
+from bs4 import BeautifulSoup
 from nbformat import v4
 
 from grader._verdict import with_verdict
@@ -114,4 +117,75 @@ def test_the_feedback_page_renders_mathml_through_nbconvert():
     exporter = FeedbackExporter()
     exporter.register_preprocessor(MathAsMathML, enabled=True)
     html, _ = exporter.from_notebook_node(nbformat.from_dict(nb))
-    assert '<math display="block" xmlns="http://www.w3.org/1998/Math/MathML">' in html
+    assert BeautifulSoup(html, "html.parser").find(
+        "math", attrs={"display": "block", "xmlns": "http://www.w3.org/1998/Math/MathML"})
+
+
+_RESOURCES = {"nbgrader": {"notebook": "n", "score": 0, "max_score": 2,  # as GetGrades
+                          "late_penalty": 0}}
+
+
+def _feedback_exporter(cls):
+    """``cls`` configured as nbgrader's ``GenerateFeedback`` configures its exporter."""
+    from nbgrader.converters import GenerateFeedback
+    from traitlets.config import Config
+
+    from grader.bridge._sanitize_html import SAFE_PAGE
+
+    config = Config(GenerateFeedback().config)
+    config.HTMLExporter.update(sanitize_html=True, filters=SAFE_PAGE["filters"])
+    return cls(config=config)
+
+
+def _page_with_pictures(language: str = "en") -> nbformat.NotebookNode:
+    """A feedback notebook: a drawn failing input, and Markdown images with and without alt."""
+    from grader._language import KEY
+    from grader.bridge._feedback_page import DescribedPictures
+
+    view = _as_judged(torch.empty(12).as_strided((3, 2), (1, 4), 2))
+    cell = _test_cell("diagonal_view", {"passed": 0, "total": 1, "checks": [
+        {"description": "check", "passed": False, "detail": "wrong", "inputs": view}]},
+        score=0.0)  # as GetGrades leaves it
+    nb = v4.new_notebook(cells=[
+        v4.new_markdown_cell('<img src="https://example.org/a.png"> and '
+                             '![told](https://example.org/b.png)'),
+        v4.new_code_cell("x = torch.arange(12)[::2]  # a view\nprint(x.stride(), 'done')"),
+        cell],
+        metadata={KEY: {"language": language}})
+    for step in (VerdictsOnThePage, DrawFailingInputs, DescribedPictures):
+        step().preprocess(nb, {})
+    return nb
+
+
+def _tags(html: str, keep_alt: bool = True) -> list:
+    return [(tag.name, {k: v for k, v in tag.attrs.items() if keep_alt or k != "alt"})
+            for tag in BeautifulSoup(html, "html.parser").find_all(True)]
+
+
+def test_every_picture_on_the_feedback_page_says_what_it_shows_in_the_student_s_language():
+    from grader.bridge._drawn_inputs import SHOWS_LAYOUT
+    from grader.bridge._feedback_page import NO_DESCRIPTION, FeedbackExporter
+
+    zh_cn = ("zh-CN", "未通过的输入的元素在其存储中的位置", "此图片没有提供描述")
+    for language, shows, none in (("en", SHOWS_LAYOUT, NO_DESCRIPTION), zh_cn):
+        html, _ = _feedback_exporter(FeedbackExporter).from_notebook_node(
+            _page_with_pictures(language), _RESOURCES)
+        images = [attrs for name, attrs in _tags(html) if name == "img"]
+        assert [image.get("alt") for image in images] == [none, "told", shows], language
+        assert images[2]["src"].startswith("data:image/svg+xml;base64,")
+
+
+def test_the_feedback_page_is_nbconverts_but_for_the_alt_text_of_its_pictures():
+    """Rendered without ``HTMLExporter``'s BeautifulSoup pass over the whole page, it has
+    the same tags, attributes and text as the stock exporter's page: only ``alt`` differs."""
+    from nbconvert.exporters import HTMLExporter
+
+    from grader.bridge._feedback_page import FeedbackExporter
+
+    nb = _page_with_pictures()
+    pages = [_feedback_exporter(cls).from_notebook_node(copy.deepcopy(nb), _RESOURCES)[0]
+             for cls in (FeedbackExporter, HTMLExporter)]
+    ours, stock = (_tags(page, keep_alt=False) for page in pages)
+    assert len(ours) > 80 and ours == stock
+    assert [" ".join(BeautifulSoup(p, "html.parser").get_text().split()) for p in pages] == \
+        [" ".join(BeautifulSoup(pages[1], "html.parser").get_text().split())] * 2

@@ -871,4 +871,20 @@ MUTANTS = [
           "            stored = torch.load(path, weights_only=False)  # MUTANT\n"),),
         ("tests/judge/test_replay_file.py::test_a_file_that_would_run_code_is_not_read",),
     ),
+    Mutant(
+        "the feedback page's pictures drawn without their alternative text",
+        "grader/bridge/templates/feedback_page.html.j2",
+        (("alt=\"{{ output | get_metadata('alt', 'image/svg+xml') | escape_html }}\">",
+          ">{# MUTANT #}"),),
+        ("tests/bridge/test_feedback_pages.py::"
+         "test_every_picture_on_the_feedback_page_says_what_it_shows_in_the_student_s_language",),
+    ),
+    Mutant(
+        "a Markdown image on the feedback page left without alternative text",
+        "grader/bridge/_feedback_page.py",
+        (('    if "<img" not in html:  # most cells: nothing to parse\n',
+          "    if True:  # MUTANT\n"),),
+        ("tests/bridge/test_feedback_pages.py::"
+         "test_every_picture_on_the_feedback_page_says_what_it_shows_in_the_student_s_language",),
+    ),
 ]

@@ -8,6 +8,7 @@ and the checks to pass everything: the judge's tests and the pipeline's submit i
 """
 
 import copy
+from html import unescape
 
 from grader.judge._judge import hidden_checks_path
 
@@ -112,5 +113,8 @@ def leaked(html: str, assignment: str) -> list[str]:
     hidden_source = hidden_checks_path(assignment).read_text(encoding="utf-8")
     hidden_lines = {line.strip() for line in hidden_source.splitlines()
                     if len(line.strip()) > 30}
-    return (["BEGIN HIDDEN TESTS"] if "BEGIN HIDDEN TESTS" in html else []) + \
-        [line for line in hidden_lines if line in html]
+    # Its entities decoded (nbconvert's template writes ' as &#39;), its highlighted code
+    # left in spans: a line the student was given shows in their own code too.
+    shown = unescape(html)
+    return (["BEGIN HIDDEN TESTS"] if "BEGIN HIDDEN TESTS" in shown else []) + \
+        [line for line in hidden_lines if line in shown]
