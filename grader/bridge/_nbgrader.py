@@ -123,21 +123,32 @@ class RestoreStructure(Preprocessor):
 
 
 def sanitize_pipeline(ahead: RestoredAhead | None = None) -> list:
-    """nbgrader's sanitize preprocessors, after ``RestoreStructure``: one that takes the
-    notebooks a grading run restored ahead (``ahead``), where one is given."""
+    """nbgrader's sanitize preprocessors (``CheckCellMetadataOnce`` in the place of
+    ``CheckCellMetadata``), after ``RestoreStructure``: one that takes the notebooks a
+    grading run restored ahead (``ahead``), where one is given."""
     from nbgrader.converters import Autograde
 
     restore = RestoreStructure if ahead is None else type(
         "RestoreStructure", (RestoreStructure,), {"ahead": ahead})
-    return [restore, *Autograde().sanitize_preprocessors]
+    return [restore, *_schema_checked_once(Autograde().sanitize_preprocessors)]
+
+
+def _schema_checked_once(pipeline: list) -> list:
+    """``pipeline`` with nbgrader's ``CheckCellMetadata`` as ``CheckCellMetadataOnce``."""
+    from nbgrader.preprocessors import CheckCellMetadata
+
+    from grader.bridge._cell_metadata import CheckCellMetadataOnce
+
+    return [CheckCellMetadataOnce if step is CheckCellMetadata else step for step in pipeline]
 
 
 def autograde_pipeline() -> list:
-    """nbgrader's own autograde preprocessors, ours in the place of ``Execute``."""
+    """nbgrader's own autograde preprocessors, ours in the place of ``Execute``, and
+    ``CheckCellMetadataOnce`` in the place of ``CheckCellMetadata`` (``_cell_metadata``)."""
     from nbgrader.converters import Autograde
     from nbgrader.preprocessors import Execute
 
-    pipeline = list(Autograde().autograde_preprocessors)
+    pipeline = _schema_checked_once(Autograde().autograde_preprocessors)
     # What the student embedded or displayed, bounded and cleaned before it is stored:
     # the formgrader shows the autograded notebook to the instructor.
     at = pipeline.index(Execute)

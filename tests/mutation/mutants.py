@@ -887,4 +887,12 @@ MUTANTS = [
         ("tests/bridge/test_feedback_pages.py::"
          "test_every_picture_on_the_feedback_page_says_what_it_shows_in_the_student_s_language",),
     ),
+    Mutant(
+        "nbgrader's metadata check, its schema checked once, lets a broken cell through",
+        "grader/bridge/_cell_metadata.py",
+        (("        if error is not None:\n            raise error\n",
+          "        if False:  # MUTANT\n            raise error\n"),),
+        ("tests/bridge/test_cell_metadata.py::"
+         "test_every_cell_gets_nbgrader_s_own_verdict[01_storage_strides]",),
+    ),
 ]
