@@ -2,7 +2,15 @@
 
 import sqlite3
 
+import nbformat
+import pytest
+from nbconvert.exporters import NotebookExporter
+from nbconvert.preprocessors import ClearOutputPreprocessor, Preprocessor
+from nbformat import v4
 from nbgrader.api import Gradebook
+from support import ROOT
+from traitlets.config import Config
+from traitlets.config.loader import PyFileConfigLoader
 
 from grader.bridge import _steps
 
@@ -30,3 +38,31 @@ def test_an_existing_gradebook_is_left_as_it_is(tmp_path):
     _steps._create_tables(url)
     with Gradebook(url) as gradebook:
         assert [s.id for s in gradebook.students] == ["ada"]
+
+
+class _Breaks(Preprocessor):
+    enabled = True
+
+    def preprocess(self, nb, resources):
+        nb.cells[0]["cell_type"] = "not a cell type"
+        return nb, resources
+
+
+def test_nbgrader_s_steps_validate_a_notebook_once_and_still_refuse_an_invalid_one(monkeypatch):
+    """nbconvert validates after the last preprocessor only (``optimistic_validation``)."""
+    ours = PyFileConfigLoader("nbgrader_config.py", path=str(ROOT)).load_config()
+    validated = []
+    monkeypatch.setattr(nbformat, "validate", lambda *a, **k: validated.append(1))
+
+    def validations(config, preprocessors: int) -> int:
+        validated.clear()
+        NotebookExporter(config=config, preprocessors=[ClearOutputPreprocessor] * preprocessors
+                         ).from_notebook_node(v4.new_notebook(cells=[v4.new_code_cell("x")]))
+        return len(validated)
+
+    assert validations(Config(), 5) == validations(Config(), 1) + 4  # stock: after each one
+    assert validations(ours, 5) == validations(ours, 1)  # ours: after the last
+    monkeypatch.undo()
+    with pytest.raises(nbformat.ValidationError):
+        NotebookExporter(config=ours, preprocessors=[ClearOutputPreprocessor, _Breaks]
+                         ).from_notebook_node(v4.new_notebook(cells=[v4.new_code_cell("x")]))

@@ -895,4 +895,12 @@ MUTANTS = [
         ("tests/bridge/test_cell_metadata.py::"
          "test_every_cell_gets_nbgrader_s_own_verdict[01_storage_strides]",),
     ),
+    Mutant(
+        "nbconvert validates each notebook after every one of nbgrader's preprocessors",
+        "nbgrader_config.py",
+        (("c.Exporter.optimistic_validation = True\n",
+          "c.Exporter.optimistic_validation = False  # MUTANT\n"),),
+        ("tests/bridge/test_steps.py::"
+         "test_nbgrader_s_steps_validate_a_notebook_once_and_still_refuse_an_invalid_one",),
+    ),
 ]
