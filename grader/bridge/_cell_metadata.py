@@ -11,34 +11,37 @@ schema once per process and keeps the validator; each cell is validated against 
 Where that finds an error, nbgrader's own check runs, to fail as it always has.
 """
 
+import functools
+
 import jsonschema
 from nbgrader.nbgraderformat import MetadataValidator, ValidationError
 from nbgrader.nbgraderformat.common import BaseMetadataValidator
 from nbgrader.preprocessors import CheckCellMetadata
 
+from grader import _notebook
+
 __all__ = ["CheckCellMetadataOnce"]
 
-_CHECKED: dict[int, jsonschema.protocols.Validator] = {}  # schema version → its validator
 
-
-def _validator(version: int, schema: dict) -> jsonschema.protocols.Validator:
-    """nbgrader's ``schema`` (of ``version``), checked against its meta-schema once."""
-    if version not in _CHECKED:
-        cls = jsonschema.validators.validator_for(schema)
-        cls.check_schema(schema)
-        _CHECKED[version] = cls(schema)
-    return _CHECKED[version]
+@functools.cache
+def _validator() -> jsonschema.protocols.Validator:
+    """A validator of nbgrader's metadata schema (as its own validator reads it), the schema
+    checked against its meta-schema once per process."""
+    schema = MetadataValidator().schema
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    return cls(schema)
 
 
 class _SchemaCheckedOnce(BaseMetadataValidator):
     """The base validator's step, less the schema's check after the first cell."""
 
     def validate_cell(self, cell) -> None:
-        meta = cell.metadata.get("nbgrader")
-        if not isinstance(meta, dict) or meta.get("schema_version", 0) != self.schema_version:
+        meta = _notebook.nbgrader_metadata(cell)
+        if not meta or not isinstance(meta, dict) \
+                or meta.get("schema_version", 0) != MetadataValidator.schema_version:
             return super().validate_cell(cell)  # nbgrader's own: none, too old, too new
-        error = jsonschema.exceptions.best_match(
-            _validator(self.schema_version, self.schema).iter_errors(meta))
+        error = jsonschema.exceptions.best_match(_validator().iter_errors(meta))
         if error is not None:
             raise error
         return None

@@ -52,10 +52,10 @@ def test_the_schema_is_checked_once_not_per_cell(monkeypatch):
     nb = v4.new_notebook(cells=[v4.new_code_cell("x = 1", metadata={"nbgrader": {
         "grade": False, "solution": True, "locked": False, "grade_id": f"c{k}",
         "schema_version": 3}}) for k in range(20)])
-    cls = jsonschema.validators.validator_for(_cell_metadata._Validator().schema)
+    cls = jsonschema.validators.validator_for(_cell_metadata.MetadataValidator().schema)
     checked, check = [], cls.check_schema
     monkeypatch.setattr(cls, "check_schema", lambda schema: checked.append(1) or check(schema))
-    monkeypatch.setattr(_cell_metadata, "_CHECKED", {})
+    _cell_metadata._validator.cache_clear()
     for _ in range(3):
         CheckCellMetadataOnce().preprocess(nb, {})
     assert checked == [1]
