@@ -19,6 +19,7 @@ from grader.bridge._nbgrader import (
     sanitize_pipeline,
 )
 from grader.bridge._sanitize_html import SAFE_PAGE
+from grader.bridge._steps import scripts_first_on_path
 from grader.collect._zip_names import named_regexp
 
 c = get_config()  # noqa: F821 - provided by nbgrader when it loads this file
@@ -26,8 +27,7 @@ c = get_config()  # noqa: F821 - provided by nbgrader when it loads this file
 # nbgrader runs `alembic` by name when it creates a gradebook: a stock `nbgrader`
 # command run as .venv/bin/nbgrader, without the venv activated, must find it too
 # (or `generate_assignment --force` deletes exercises/<assignment> and then fails).
-os.environ["PATH"] = os.pathsep.join([os.path.dirname(sys.executable),
-                                      os.environ.get("PATH", "")])
+scripts_first_on_path()
 
 HERE = Path(__file__).resolve().parent
 COURSE = Course(HERE)  # the one reader of the instructor folder and gradebook settings

@@ -18,7 +18,7 @@ from grader.batch._misconception_report import write_misconception_report
 from grader.batch._parallel import judge_batch
 from grader.batch._regrade import previous_verdicts, report_regrade
 from grader.batch._report import plot_scores
-from grader.bridge._steps import NbgraderSteps
+from grader.bridge._steps import NbgraderSteps, scripts_first_on_path
 from grader.bridge._structure import RestoredAhead
 
 __all__ = ["GradingRun", "export_for_lms", "grade", "one_grader_at_a_time"]
@@ -138,6 +138,7 @@ class GradingRun:
 
     def judge_and_grade(self) -> None:
         """Judge ahead on the cluster while nbgrader's lane takes each notebook judged."""
+        scripts_first_on_path()  # before any judge starts, as nbgrader's start-up would
         parallel = self.jobs != 1 or self.scheduler
         if parallel and "overlap" in speed_pieces_off():  # benched: nbgrader after judging
             with self.phases.remainder("judging"):

@@ -19,20 +19,33 @@ from grader._course import Course
 from grader._ids import terminal_safe
 from grader._progress import ProgressLine
 
-__all__ = ["NbgraderSteps", "advice", "reason", "with_scripts_on_path"]
+__all__ = ["NbgraderSteps", "advice", "reason", "scripts_first_on_path", "with_scripts_on_path"]
 
 # Per student, in this order; each with its phase in the run's timings (``_phases``).
 STEPS = {"autograde": "nbgrader autograde", "generate_feedback": "feedback"}
 
 
 def with_scripts_on_path() -> dict:
-    """The environment with this interpreter's scripts first on PATH.
+    """The environment with this interpreter's scripts first on PATH (once: a PATH that
+    has them first already is kept as it is).
 
     nbgrader runs ``alembic`` by name when it creates a gradebook, so it must
     be found even if the virtual environment is not activated.
     """
-    scripts = os.path.dirname(sys.executable)
-    return {**os.environ, "PATH": os.pathsep.join([scripts, os.environ.get("PATH", "")])}
+    scripts, path = os.path.dirname(sys.executable), os.environ.get("PATH", "")
+    if path.split(os.pathsep)[0] != scripts:
+        path = os.pathsep.join(filter(None, [scripts, path]))
+    return {**os.environ, "PATH": path}
+
+
+def scripts_first_on_path() -> None:
+    """Put this interpreter's scripts first on this process's PATH, if they are not.
+
+    A judge is started with PATH among its environment, and an idle judge started
+    under another one is replaced (``_judge_server``): the grading run does this before
+    its judges start, so that nbgrader's start-up beside them changes nothing.
+    """
+    os.environ["PATH"] = with_scripts_on_path()["PATH"]
 
 
 class NbgraderSteps:
@@ -52,7 +65,7 @@ class NbgraderSteps:
         from nbgrader.apps import NbGraderAPI
         from traitlets.config.loader import PyFileConfigLoader
 
-        os.environ.update(PATH=with_scripts_on_path()["PATH"])
+        scripts_first_on_path()
         config = PyFileConfigLoader("nbgrader_config.py", path=str(course.root)).load_config()
         config.CourseDirectory.root = str(course.root)
         # Grading registers the release in the gradebook; exercises/ stays untouched.

@@ -1,6 +1,8 @@
 """nbgrader's steps in the grading process (``grader.bridge._steps``)."""
 
+import os
 import sqlite3
+import sys
 
 import nbformat
 import pytest
@@ -66,3 +68,21 @@ def test_nbgrader_s_steps_validate_a_notebook_once_and_still_refuse_an_invalid_o
     with pytest.raises(nbformat.ValidationError):
         NotebookExporter(config=ours, preprocessors=[ClearOutputPreprocessor, _Breaks]
                          ).from_notebook_node(v4.new_notebook(cells=[v4.new_code_cell("x")]))
+
+
+def test_nbgrader_s_start_up_changes_nothing_a_judge_is_started_with(tmp_path, monkeypatch):
+    """A grading run puts nbgrader's scripts on PATH before its judges start; nbgrader's
+    start-up beside them (its steps, the course's config) then leaves PATH as it is: an
+    idle judge started under another configuration would be replaced by the next one."""
+    from grader._course import Course
+    from grader.judge import _judge_server
+
+    monkeypatch.setenv("TENSOR_ANATOMY_INSTRUCTOR_DIR", str(tmp_path))
+    monkeypatch.delenv("TENSOR_ANATOMY_DB_URL", raising=False)
+    monkeypatch.setenv("PATH", os.defpath)  # no virtual environment's scripts on it
+    _steps.scripts_first_on_path()
+    started_with = _judge_server._key(_judge_server._configuration())
+    _steps.NbgraderSteps(Course.find(), tmp_path / "release")
+    _steps.scripts_first_on_path()
+    assert _judge_server._key(_judge_server._configuration()) == started_with
+    assert os.environ["PATH"].split(os.pathsep).count(os.path.dirname(sys.executable)) == 1

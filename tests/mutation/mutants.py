@@ -903,4 +903,12 @@ MUTANTS = [
         ("tests/bridge/test_steps.py::"
          "test_nbgrader_s_steps_validate_a_notebook_once_and_still_refuse_an_invalid_one",),
     ),
+    Mutant(
+        "nbgrader's start-up puts its scripts on PATH again, beside the judges starting",
+        "grader/bridge/_steps.py",
+        (("    if path.split(os.pathsep)[0] != scripts:\n",
+          "    if True:  # MUTANT\n"),),
+        ("tests/bridge/test_steps.py::"
+         "test_nbgrader_s_start_up_changes_nothing_a_judge_is_started_with",),
+    ),
 ]
