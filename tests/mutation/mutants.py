@@ -287,10 +287,19 @@ MUTANTS = [
          "test_copies_are_written_fresh_by_the_instructor_without_the_students_modes",),
     ),
     Mutant(
-        "the feedback page and the formgrader render a student's Markdown uncleaned",
+        "the formgrader renders a student's Markdown uncleaned",
         "grader/bridge/_sanitize_html.py",
         (('                         for name in ("clean_html", "markdown2html")}}',
           '                         for name in ()}}  # MUTANT'),),
+        ("tests/bridge/test_page_payloads.py::"
+         "test_nothing_a_student_or_roster_wrote_runs_in_the_formgrader",),
+    ),
+    Mutant(
+        "the feedback page renders a student's Markdown uncleaned",
+        "grader/bridge/_feedback_page.py",
+        (("        return _with_alt(markdown2html(context, source), words)\n",
+          '        return _with_alt(__import__("nbconvert.filters.markdown", fromlist=["_"])'
+          ".markdown2html(source), words)  # MUTANT\n"),),
         ("tests/bridge/test_page_payloads.py::test_nothing_a_student_wrote_runs_in_their_feedback_page",),
     ),
     Mutant(
