@@ -29,18 +29,18 @@ from traitlets import Bool, Dict, default
 from grader._language import localized, marked
 from grader.bridge._sanitize_html import SAFE_PAGE, markdown2html
 
-__all__ = ["DescribedPictures", "FeedbackExporter", "NO_DESCRIPTION", "PICTURES"]
+__all__ = ["DescribedPictures", "FeedbackExporter", "NO_DESCRIPTION"]
 
 # nbconvert's words for an image without alternative text.
 NO_DESCRIPTION = marked("No description has been provided for this image", "page")
-PICTURES = ("image/svg+xml", "image/png", "image/jpeg")  # the outputs drawn as <img>
+_PICTURES = {"image/svg+xml", "image/png", "image/jpeg"}  # the outputs drawn as <img>
 _TEMPLATES = Path(__file__).with_name("templates")
 
 
-def _no_description(nb) -> str:
+def _language(nb) -> str:
     from grader.bridge._feedback_language import language_of
 
-    return localized(NO_DESCRIPTION, "page", language_of(nb))
+    return language_of(nb)
 
 
 class DescribedPictures(Preprocessor):
@@ -49,10 +49,10 @@ class DescribedPictures(Preprocessor):
     enabled = Bool(True)
 
     def preprocess(self, nb, resources):
-        words = _no_description(nb)
+        words = localized(NO_DESCRIPTION, "page", _language(nb))
         for cell in nb.cells:
             for output in cell.get("outputs", []):
-                for mime in set(PICTURES) & set(output.get("data", {})):
+                for mime in _PICTURES & set(output.get("data", {})):
                     told = output.setdefault("metadata", {}).setdefault(mime, {})
                     if not isinstance(told.get("alt"), str) or not told["alt"].strip():
                         told["alt"] = words
@@ -118,17 +118,19 @@ class FeedbackExporter(HTMLExporter):
     def from_notebook_node(self, nb, resources=None, **kw):
         """The page as ``HTMLExporter`` renders it (the two filters it registers per
         notebook, nbconvert 7.17), less its BeautifulSoup pass over the whole page."""
-        from grader.bridge._feedback_language import language_of, page_in_language
+        from grader.bridge._feedback_language import page_in_language
 
+        language = _language(nb)
         code = nb.metadata.get("language_info", {})  # the kernel's, for highlighting
         self.register_filter("highlight_code", self.filters.get("highlight_code", Highlight2HTML(
             pygments_lexer=code.get("pygments_lexer", code.get("name")), parent=self)))
         resources = self._init_resources(resources)
         self.register_filter("filter_data_type", WidgetsDataTypeFilter(
             notebook_metadata=self._nb_metadata, parent=self, resources=resources))
-        self.register_filter("markdown2html", _described_markdown(_no_description(nb)))
+        self.register_filter("markdown2html", _described_markdown(
+            localized(NO_DESCRIPTION, "page", language)))
         html, resources = TemplateExporter.from_notebook_node(self, nb, resources, **kw)
-        return page_in_language(html, language_of(nb)), resources
+        return page_in_language(html, language), resources
 
 
 @functools.cache
