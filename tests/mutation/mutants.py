@@ -920,4 +920,20 @@ MUTANTS = [
         ("tests/bridge/test_steps.py::"
          "test_nbgrader_s_start_up_changes_nothing_a_judge_is_started_with",),
     ),
+    Mutant(
+        "the grading command builds RFC 3987's grammar as it starts",
+        "grader/_iri_grammar.py",
+        (("    if _NAME in sys.modules:\n        return\n",
+          "    if True:  # MUTANT\n        return\n"),),
+        ("tests/core/test_iri_grammar.py::"
+         "test_the_grading_command_starts_without_building_the_grammar",),
+    ),
+    Mutant(
+        "the IRI check's stand-in answers every value as valid",
+        "grader/_iri_grammar.py",
+        (("    return _real().is_valid_syntax(term, value)\n",
+          "    return True  # MUTANT\n"),),
+        ("tests/core/test_iri_grammar.py::"
+         "test_an_iri_check_answers_as_without_the_stand_in",),
+    ),
 ]
