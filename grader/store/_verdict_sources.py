@@ -30,7 +30,7 @@ def _chapters(grader: Path) -> list[str]:
 def _own_files(grader: Path, chapter: str, every: set[Path]) -> set[Path]:
     """``chapter``'s own files: whatever its folder holds, and its givens."""
     folder, givens = grader / "hidden" / chapter, grader / "givens" / f"{chapter}.py"
-    return {path for path in every if folder in path.parents} | {givens}
+    return {path for path in every if path.is_relative_to(folder)} | {givens}
 
 
 def _module(grader: Path, path: Path) -> list[str]:
@@ -52,7 +52,7 @@ def _imports_in(source: bytes, package: tuple[str, ...]) -> frozenset[str]:
     the grading command asks for every assignment, and parsing the grader's 170 files
     six times cost 1.2 s of CPU, once 0.2 s."""
     names = set()
-    for node in ast.walk(ast.parse(source)):
+    for node in _statements(ast.parse(source)):
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -61,6 +61,20 @@ def _imports_in(source: bytes, package: tuple[str, ...]) -> frozenset[str]:
             names.add(module)
             names.update(f"{module}.{alias.name}" for alias in node.names)
     return frozenset(names)
+
+
+def _statements(tree: ast.Module):
+    """Every statement of ``tree``, nested ones too. An import is always a statement, so
+    the expressions, nine nodes in ten of the grader's files, are not walked (``ast.walk``
+    over all of them was 0.36 s of the 0.64 s spent reading imports)."""
+    unread = [tree]
+    while unread:
+        node = unread.pop()
+        yield node
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            block = getattr(node, field, None)
+            if isinstance(block, list):  # a lambda's body is an expression
+                unread.extend(block)
 
 
 def _file_of(grader: Path, module: str) -> Path | None:
