@@ -5,6 +5,7 @@ plot, the misconceptions' table and plot, and the exports."""
 import collections
 import contextlib
 import fcntl
+import os
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -20,6 +21,7 @@ from grader.batch._regrade import previous_verdicts, report_regrade
 from grader.batch._report import plot_scores
 from grader.bridge._steps import NbgraderSteps, scripts_first_on_path
 from grader.bridge._structure import RestoredAhead
+from grader.judge._judge_server import started_ahead
 
 __all__ = ["GradingRun", "export_for_lms", "grade", "one_grader_at_a_time"]
 
@@ -87,6 +89,7 @@ class GradingRun:
         self.through: dict[str, set[str]] = collections.defaultdict(set)
         self.ahead = RestoredAhead()
         self._steps: NbgraderSteps | None = None
+        self._judges = contextlib.ExitStack()  # judges started ahead, until judging ends
 
     @property
     def steps(self) -> NbgraderSteps:
@@ -97,8 +100,9 @@ class GradingRun:
         return self._steps
 
     def run(self) -> int:
-        self.triage()
-        self.judge_and_grade()
+        with self._judges:
+            self.triage()
+            self.judge_and_grade()
         self.export()
         if self.failed:
             print(terminal_safe(f"FAILED steps: {', '.join(self.failed)} (see the log above)"),
@@ -140,6 +144,8 @@ class GradingRun:
         """Judge ahead on the cluster while nbgrader's lane takes each notebook judged."""
         scripts_first_on_path()  # before any judge starts, as nbgrader's start-up would
         parallel = self.jobs != 1 or self.scheduler
+        if parallel and not self.scheduler:  # the local cluster's judges: one per worker
+            self._judges.enter_context(started_ahead(self._judges_wanted()))
         if parallel and "overlap" in speed_pieces_off():  # benched: nbgrader after judging
             with self.phases.remainder("judging"):
                 self._judge_ahead(None, None)
@@ -163,6 +169,13 @@ class GradingRun:
             for step in queued:
                 step.result()
 
+    def _judges_wanted(self) -> int:
+        """One judge per worker of the local cluster, none for a worker with nothing to
+        judge (a notebook already judged is found stored; its judge is stopped unused)."""
+        submissions = sum(len(_submitted(self.course, a, self.not_judged[a]))
+                          for a in self.assignments)
+        return min(self.jobs or os.cpu_count() or 1, submissions)
+
     def _judge_ahead(self, each_judged, when_judged) -> None:
         """Judge the whole batch in parallel, calling back as notebooks and assignments
         are judged."""
@@ -179,6 +192,7 @@ class GradingRun:
                                scheduler=self.scheduler, each_judged=each_judged,
                                when_judged=when_judged, translations=translations,
                                ahead=self.ahead)
+        self._judges.close()  # judging is over: a judge started ahead and not taken would idle
         print(f"judged in {time.monotonic() - started:.1f} s", flush=True)
         for failure in failures:
             print(f"  judged again by nbgrader: {terminal_safe(failure)}", file=sys.stderr)

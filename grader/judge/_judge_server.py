@@ -39,7 +39,7 @@ from pathlib import Path
 from grader._course import speed_pieces_off
 from grader.student import _sandbox
 
-__all__ = ["close_idle", "judge", "serve"]
+__all__ = ["close_idle", "judge", "serve", "started_ahead"]
 
 
 def _recycle_after() -> int:
@@ -121,6 +121,31 @@ def _take() -> _WarmJudge:
     for warm in stale:  # outside the lock: other threads need not wait for these
         warm.close()
     return taken or _WarmJudge(configuration)
+
+
+@contextlib.contextmanager
+def started_ahead(count: int):
+    """``count`` judges started now, idle, for the judging inside the ``with``; on leaving
+    it, those nothing took are stopped.
+
+    A judge takes 2.3 s to start (torch, pytest, hypothesis, the checks, its zygote). The
+    grading command starts them before its own start-up is done (the verdict keys, the
+    cluster, nbgrader's), which keeps one core busy at most (one process, one GIL),
+    instead of after it. A judge started ahead is taken like any idle one: only for a
+    request made under the configuration it was started with.
+    """
+    configuration = _configuration()
+    ahead = [_WarmJudge(configuration) for _ in range(count)]
+    with _lock:
+        _idle.extend(ahead)
+    try:
+        yield
+    finally:
+        with _lock:
+            untaken = [warm for warm in _idle if warm.served == 0 and warm in ahead]
+            _idle[:] = [warm for warm in _idle if warm not in untaken]
+        for warm in untaken:
+            warm.close()
 
 
 def close_idle() -> None:

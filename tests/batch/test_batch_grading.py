@@ -12,11 +12,19 @@ run's final phase (summary, CSV export) is moved there, so that each kill
 interrupts the run.
 """
 
+import contextlib
 import os
 import random
 
 from support import ASSIGNMENTS, COURSE, load_notebook
-from support.batch import STUDENTS, grade_to_the_end, kill_after, outcome, write_submissions
+from support.batch import (
+    ASSIGNMENT,
+    STUDENTS,
+    grade_to_the_end,
+    kill_after,
+    outcome,
+    write_submissions,
+)
 
 from grader.batch import _parallel
 
@@ -97,3 +105,37 @@ def test_each_notebook_is_handed_on_as_soon_as_it_is_judged(tmp_path, monkeypatc
         assert {e[2] for e in events[:done] if e[:2] == ("notebook", assignment)} == students
         assert events.count(("assignment", assignment)) == 1
     assert len(events) == sum(len(paths) for _, paths in batch.values()) + len(batch)
+
+
+def test_the_run_starts_a_judge_per_worker_before_judging_and_stops_them_after(
+        tmp_path, monkeypatch):
+    # Judges start before the run's own start-up is done (_judge_server.started_ahead);
+    # judging and nbgrader's steps are stubbed out: only the order is looked at.
+    from grader.batch import _run
+
+    write_submissions(tmp_path)  # four students of one assignment
+    monkeypatch.setenv("TENSOR_ANATOMY_INSTRUCTOR_DIR", str(tmp_path))
+    events = []
+
+    @contextlib.contextmanager
+    def started_ahead(count):
+        events.append(("judges started", count))
+        yield
+        events.append("judges stopped")
+
+    monkeypatch.setattr(_run, "started_ahead", started_ahead)
+    monkeypatch.setattr(_run, "judge_batch", lambda *a, **k: events.append("judging") or [])
+    for step in ("register_releases", "finish"):
+        monkeypatch.setattr(_run.GradingRun, step, lambda *a: None)
+    for jobs, judges in ((3, 3), (8, len(STUDENTS))):
+        events.clear()
+        run = _run.GradingRun(COURSE, [ASSIGNMENT], jobs, None)
+        with run._judges:
+            run.triage()
+            run.judge_and_grade()
+            assert events == [("judges started", judges), "judging", "judges stopped"]
+    run = _run.GradingRun(COURSE, [ASSIGNMENT], 1, None)  # serial: nbgrader's own judge
+    events.clear()
+    run.triage()
+    run.judge_and_grade()
+    assert events == []

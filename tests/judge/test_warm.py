@@ -198,3 +198,23 @@ def test_benched_without_the_zygote_a_notebook_grades_the_same(monkeypatch):
     verdict = _judge_server.judge(complete_notebook(assignment), assignment)
     _judge_server.close_idle()
     assert all(e["passed"] == e["total"] for e in verdict["exercises"].values()), verdict
+
+
+def test_judges_started_ahead_grade_the_batch_and_those_not_taken_are_stopped(monkeypatch):
+    # The grading command starts its judges before its own start-up is done (_run).
+    monkeypatch.setattr(_judge_server, "_idle", [])
+    started = []
+    monkeypatch.setattr(_judge_server, "_WarmJudge",
+                        lambda configuration, made=_judge_server._WarmJudge:
+                        started.append(made(configuration)) or started[-1])
+    assignment = "02_creating_tensors"
+    with _judge_server.started_ahead(2):
+        assert len(started) == 2 and all(warm.served == 0 for warm in started)
+        verdict = _judge_server.judge(complete_notebook(assignment), assignment)
+    assert all(e["passed"] == e["total"] for e in verdict["exercises"].values()), verdict
+    taken = [warm for warm in started if warm.served]
+    assert len(started) == 2 and len(taken) == 1  # judged by a judge started ahead
+    assert _judge_server._idle == taken and taken[0].proc.poll() is None
+    [untaken] = [warm for warm in started if not warm.served]
+    assert untaken.proc.poll() is not None  # stopped: it would only idle
+    _judge_server.close_idle()

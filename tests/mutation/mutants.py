@@ -936,4 +936,20 @@ MUTANTS = [
         ("tests/core/test_iri_grammar.py::"
          "test_an_iri_check_answers_as_without_the_stand_in",),
     ),
+    Mutant(
+        "judges started ahead and not taken idle on, never stopped",
+        "grader/judge/_judge_server.py",
+        (("        for warm in untaken:\n            warm.close()\n",
+          "        for warm in untaken:\n            pass  # MUTANT\n"),),
+        ("tests/judge/test_warm.py::"
+         "test_judges_started_ahead_grade_the_batch_and_those_not_taken_are_stopped",),
+    ),
+    Mutant(
+        "the grading run starts its judges only when judging starts",
+        "grader/batch/_run.py",
+        (("            self._judges.enter_context(started_ahead(self._judges_wanted()))\n",
+          "            pass  # MUTANT\n"),),
+        ("tests/batch/test_batch_grading.py::"
+         "test_the_run_starts_a_judge_per_worker_before_judging_and_stops_them_after",),
+    ),
 ]
