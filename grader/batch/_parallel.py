@@ -11,11 +11,11 @@ to pick up.
 
 import collections
 import contextlib
-import itertools
 import os
 from pathlib import Path
 
 from grader._progress import ProgressLine
+from grader.batch._dealing import Dealer
 from grader.bridge._structure import RestoredAhead
 from grader.bridge._variants import variants_of
 from grader.judge._judge_server import judge
@@ -24,13 +24,11 @@ from grader.store import _verdicts
 __all__ = ["judge_batch"]
 
 
-def _judge_and_store(nb: dict, assignment: str, folder: str, after=None,
+def _judge_and_store(nb: dict, assignment: str, folder: str,
                      variants: dict | None = None) -> str | None:
     """Judge one notebook for the store (``verdict_for``); why not, if it could not be.
 
-    ``after`` is what the notebook before it in its chain returned: Dask runs
-    this one where that one ran. A failure is returned, not raised, so that the
-    rest of the chain still runs.
+    A failure is returned, not raised: the worker goes on to its next notebook.
     """
     kept = _verdicts.examples_file(Path(folder), assignment)
     try:
@@ -62,35 +60,6 @@ def _pending(batch: dict[str, tuple[dict, list[Path]]], folder: Path,
     return pending
 
 
-def _chains(order: list, workers: int) -> list[list]:
-    """``order``'s notebooks dealt into chains, each judged one after another on one worker.
-
-    A judge records a check's examples on the first notebook that passes it and
-    replays them for the next ones (``_replay``), so each chain pays the search
-    once (any order gives the same verdicts; only the time differs). An
-    assignment gets its share of the workers in chains (at least one).
-    """
-    chains = []
-    for _, group in itertools.groupby(order, key=lambda item: item[1][1]):
-        group = list(group)
-        count = max(1, round(workers * len(group) / len(order)))
-        chains += [group[i::count] for i in range(count)]
-    return chains
-
-
-def _queues(chains: list[list], workers: list[str]) -> dict[str, list]:
-    """The chains dealt to the workers, each chain whole to the least loaded one.
-
-    A worker judges its queue in order, one notebook at a time: its assignments
-    are judged one after another, so nbgrader can take each in turn while the
-    cluster judges the rest, and no worker's queue interleaves two searches.
-    """
-    queues = {worker: [] for worker in workers}
-    for chain in chains:
-        min(queues.values(), key=len).extend(chain)
-    return queues
-
-
 @contextlib.contextmanager
 def _client(workers: int | None, scheduler: str | None):
     from distributed import Client, LocalCluster
@@ -109,31 +78,54 @@ def _client(workers: int | None, scheduler: str | None):
         yield client
 
 
+def _slots(client) -> list[tuple[str | None, int]]:
+    """Each thread of each of the cluster's workers, by (address, index)."""
+    workers = client.scheduler_info()["workers"]
+    return [(address, i) for address, worker in workers.items()
+            for i in range(worker.get("nthreads", 1))] or [(None, 0)]
+
+
 def _completions(pending: dict, folder: Path, workers: int | None, scheduler: str | None):
     """(assignment, submissions, failure or None) for each notebook judged, as they complete."""
     from distributed import as_completed
 
     progress = ProgressLine(len(pending), "notebooks judged")
     with _client(workers, scheduler) as client:
-        # Later chapters have the heavier checks: start them first, so that no
-        # worker is left with a long tail at the end.
-        order = sorted(pending.items(), key=lambda item: item[1][1], reverse=True)
-        workers = list(client.scheduler_info()["workers"]) or [None]
-        futures = {}
-        for worker, queue in _queues(_chains(order, len(workers)), workers).items():
-            previous = None
-            for key, (nb, assignment, paths, variants) in queue:
-                # Where the queue is dealt, unless that worker is gone.
-                previous = client.submit(_judge_and_store, nb, assignment, str(folder), previous,
-                                         variants, key=key, pure=False, workers=worker and [worker],
-                                         allow_other_workers=True)
-                futures[previous] = assignment, paths
-        for future in as_completed(futures):
-            failure = (f"{future.key}: {future.exception()}" if future.status == "error"
-                       else future.result() and f"{future.key}: {future.result()}")
-            progress.advance()
-            yield *futures[future], failure
+        # Later chapters have the heavier checks: started first.
+        order = sorted(pending, key=lambda key: pending[key][1], reverse=True)
+        dealer, idle = Dealer([(key, pending[key][1]) for key in order]), _slots(client)
+        running, done, finished = {}, as_completed(), None
+        while True:
+            for slot in list(idle):  # each free thread gets its next notebook, if any
+                dealt = dealer.deal(slot, others_judging=bool(running))
+                if dealt is not None:
+                    future = _submit(client, pending, dealt[0], folder, slot[0])
+                    running[future] = slot
+                    done.add(future)
+                    idle.remove(slot)
+            if finished:  # said after its thread got its next notebook
+                progress.advance()
+                yield finished
+            if not running:
+                break
+            future = next(done)
+            idle.append(running.pop(future))
+            dealer.judged(pending[future.key][1])
+            finished = *pending[future.key][1:3], _failure(future)
     progress.close()
+
+
+def _submit(client, pending: dict, key: str, folder: Path, worker: str | None):
+    """Judge notebook ``key`` on ``worker`` (elsewhere only if that worker is gone)."""
+    nb, assignment, _, variants = pending[key]
+    return client.submit(_judge_and_store, nb, assignment, str(folder), variants, key=key,
+                         pure=False, workers=worker and [worker], allow_other_workers=True)
+
+
+def _failure(future) -> str | None:
+    if future.status == "error":
+        return f"{future.key}: {future.exception()}"
+    return future.result() and f"{future.key}: {future.result()}"
 
 
 def judge_batch(batch: dict[str, tuple[dict, list[Path]]], folder: Path,

@@ -76,12 +76,6 @@ def test_a_cluster_given_by_address_grades_exactly_like_the_serial_run(serial_re
     assert len(list((instructor / "verdicts").glob("*.json"))) == len(STUDENTS)
 
 
-def test_each_chain_goes_whole_to_the_least_loaded_worker():
-    chains = [["a1", "a2", "a3"], ["b1", "b2"], ["c1"], ["d1", "d2"]]
-    queues = _parallel._queues(chains, ["w1", "w2"])
-    assert queues == {"w1": ["a1", "a2", "a3", "d1", "d2"], "w2": ["b1", "b2", "c1"]}
-
-
 def test_each_notebook_is_handed_on_as_soon_as_it_is_judged(tmp_path, monkeypatch):
     # nbgrader takes each notebook while the cluster judges the rest, and each
     # assignment once all its notebooks are judged (the judge is stubbed out).
