@@ -11,11 +11,12 @@ BATCH = [("a1", "A"), ("a2", "A"), ("a3", "A"), ("b1", "B"), ("b2", "B")]
 
 
 def test_a_worker_keeps_to_its_assignment_and_a_free_one_starts_another():
-    dealer = Dealer(BATCH)
+    dealer = Dealer([*BATCH, ("c1", "C")])
     assert dealer.deal("w1", others_judging=False) == ("a1", "A")
     assert dealer.deal("w2", others_judging=True) == ("b1", "B")  # not A: w1 searches it
     dealer.judged("A")
     assert dealer.deal("w1", others_judging=True) == ("a2", "A")  # its judge replays A
+    assert dealer.deal("w3", others_judging=True) == ("c1", "C")
 
 
 def test_a_free_worker_waits_for_a_search_then_helps_with_its_queue():

@@ -952,4 +952,20 @@ MUTANTS = [
         ("tests/batch/test_batch_grading.py::"
          "test_the_run_starts_a_judge_per_worker_before_judging_and_stops_them_after",),
     ),
+    Mutant(
+        "a free worker searches an assignment another worker is searching now",
+        "grader/batch/_dealing.py",
+        (("        ready = [a for a in self._left if a in self._judged or not others_judging]\n",
+          "        ready = list(self._left)  # MUTANT\n"),),
+        ("tests/batch/test_dealing.py::"
+         "test_a_free_worker_waits_for_a_search_then_helps_with_its_queue",),
+    ),
+    Mutant(
+        "a worker leaves its assignment's queue to start another",
+        "grader/batch/_dealing.py",
+        (("        for choices in (own, fresh):\n",
+          "        for choices in (fresh, own):  # MUTANT\n"),),
+        ("tests/batch/test_dealing.py::"
+         "test_a_worker_keeps_to_its_assignment_and_a_free_one_starts_another",),
+    ),
 ]
