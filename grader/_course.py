@@ -22,6 +22,10 @@ SPEED_PIECES = {
                    "(grader/judge/_judge_server.py); off: a new judge per notebook",
     "overlap": "nbgrader's steps take each notebook as soon as it is judged, while the "
                "others are judged (grader/batch/_run.py); off: after every notebook is judged",
+    "judges-ahead": "the grading command starts its judges before its own start-up is done "
+                    "(grader/judge/_judge_server.py); off: as judging starts",
+    "lane-first": "judges run at a lower CPU priority than nbgrader's lane, which keeps up "
+                  "with judging (grader/judge/_judge_server.py); off: the same priority",
 }
 
 

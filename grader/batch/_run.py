@@ -144,7 +144,7 @@ class GradingRun:
         """Judge ahead on the cluster while nbgrader's lane takes each notebook judged."""
         scripts_first_on_path()  # before any judge starts, as nbgrader's start-up would
         parallel = self.jobs != 1 or self.scheduler
-        if parallel and not self.scheduler:  # the local cluster's judges: one per worker
+        if parallel and not self.scheduler and "judges-ahead" not in speed_pieces_off():
             self._judges.enter_context(started_ahead(self._judges_wanted()))
         if parallel and "overlap" in speed_pieces_off():  # benched: nbgrader after judging
             with self.phases.remainder("judging"):

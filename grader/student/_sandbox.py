@@ -179,17 +179,22 @@ def die_with(parent: int, libc=None) -> None:
         os._exit(1)
 
 
-def start_tied(args: list[str], **popen) -> subprocess.Popen:
-    """``Popen(args)`` for a helper process that dies with this one.
+def start_tied(args: list[str], niceness: int = 0, **popen) -> subprocess.Popen:
+    """``Popen(args)`` for a helper process that dies with this one, ``niceness`` added
+    to its CPU priority's (and its children's) from its start.
 
     The parent-death signal follows the thread that forked, so a keeper thread
     that lives as long as the child starts it and waits on it.
     """
     started, box, parent = threading.Event(), [], os.getpid()
 
+    def tied():
+        die_with(parent)
+        os.nice(niceness)
+
     def keep():
         try:
-            box.append(subprocess.Popen(args, preexec_fn=lambda: die_with(parent), **popen))
+            box.append(subprocess.Popen(args, preexec_fn=tied, **popen))
         except BaseException as exc:  # noqa: BLE001 - handed to the caller
             box.append(exc)
         started.set()

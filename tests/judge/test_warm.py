@@ -6,6 +6,7 @@ gives exactly the verdict of a judge started for that one notebook.
 """
 
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -217,4 +218,17 @@ def test_judges_started_ahead_grade_the_batch_and_those_not_taken_are_stopped(mo
     assert _judge_server._idle == taken and taken[0].proc.poll() is None
     [untaken] = [warm for warm in started if not warm.served]
     assert untaken.proc.poll() is not None  # stopped: it would only idle
+    _judge_server.close_idle()
+
+
+def test_judges_and_their_students_run_below_nbgrader_s_lane(monkeypatch):
+    # nbgrader's lane, a thread of the grading command, goes first (_judge_server._niceness).
+    monkeypatch.setattr(_judge_server, "_idle", [])
+    nb = {"cells": [{"cell_type": "code", "metadata": {},
+                     "source": "import os\nprint(os.getpriority(os.PRIO_PROCESS, 0))"}]}
+    verdict = _judge_server.judge(nb, "02_creating_tensors")
+    [warm] = _judge_server._idle
+    lower = min(os.getpriority(os.PRIO_PROCESS, 0) + 10, 19)
+    assert os.getpriority(os.PRIO_PROCESS, warm.proc.pid) == lower
+    assert verdict["cells"]["0"]["stdout"] == f"{lower}\n", verdict["cells"]["0"]
     _judge_server.close_idle()

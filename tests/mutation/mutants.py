@@ -968,4 +968,11 @@ MUTANTS = [
         ("tests/batch/test_dealing.py::"
          "test_a_worker_keeps_to_its_assignment_and_a_free_one_starts_another",),
     ),
+    Mutant(
+        "judges run at the priority of nbgrader's lane",
+        "grader/judge/_judge_server.py",
+        (('    return 0 if "lane-first" in speed_pieces_off() else 10\n',
+          "    return 0  # MUTANT\n"),),
+        ("tests/judge/test_warm.py::test_judges_and_their_students_run_below_nbgrader_s_lane",),
+    ),
 ]
