@@ -32,6 +32,7 @@ _FORMAT = 1  # what "examples" holds; a file of another format is not read
 _PLAIN = (type(None), bool, int, float, complex, str, bytes, torch.dtype, torch.device,
           torch.layout, slice, range, type(Ellipsis))
 _UNPICKLABLE_BY_DEFAULT = [slice, range, type(Ellipsis)]  # allowed to torch's safe unpickler
+_EXACT_BY_EQUALITY = {type(None), bool, int, str, bytes}
 
 
 def device_file(stem: Path) -> Path:
@@ -91,11 +92,34 @@ def exactly(recorded, back, storages: dict | None = None) -> bool:
     if isinstance(recorded, torch.Tensor):
         return _same_tensor(recorded, back, storages)
     if isinstance(recorded, (tuple, list)):
-        return len(recorded) == len(back) and all(
-            exactly(a, b, storages) for a, b in zip(recorded, back))
+        return len(recorded) == len(back) and _same_items(recorded, back, storages)
     if isinstance(recorded, dict):
         return exactly(list(recorded.items()), list(back.items()), storages)
     return isinstance(recorded, _PLAIN) and repr(recorded) == repr(back)
+
+
+def _same_items(recorded, back, storages: dict) -> bool:
+    """``exactly`` for two sequences of one length. A pair is compared once: every call a
+    check logs holds the random generators' state, most often one object shared by all
+    its calls (``_replay._recording``; pickle keeps it shared), whose 625 numbers were
+    compared one by one for each call, 5.4 million in all for the course's checks (5.3 of
+    the 7.6 s the judge spent keeping examples, under cProfile). And numbers only (that
+    random state) compare at once: ``==`` on one type tells them apart as ``repr`` does."""
+    pair = ("compared", id(recorded), id(back))  # both live as long as the comparison
+    if pair in storages:
+        return True
+    if _only_exact_by_equality(recorded) and _only_exact_by_equality(back):
+        same = list(map(type, recorded)) == list(map(type, back)) and recorded == back
+    else:
+        same = all(exactly(a, b, storages) for a, b in zip(recorded, back))
+    storages[pair] = same
+    return same
+
+
+def _only_exact_by_equality(items) -> bool:
+    """Values whose ``==`` is ``repr``'s answer when their types are the same: no float
+    (-0.0 == 0.0, nan != nan), nothing whose ``==`` a class defines."""
+    return all(type(item) in _EXACT_BY_EQUALITY for item in items)
 
 
 def _same_tensor(a: torch.Tensor, b: torch.Tensor, storages: dict) -> bool:

@@ -8,6 +8,7 @@ is searched again instead. The file is read without running code.
 import collections
 import copy
 import os
+import random
 
 import torch
 
@@ -68,6 +69,19 @@ def test_the_comparison_sees_every_difference():
     # The same bytes, strides and offsets, but for the conjugate or the negative bit
     assert not exactly(z.conj(), z.clone())
     assert not exactly(z.conj().imag, z.clone().imag)
+
+
+def test_sequences_of_numbers_and_shared_ones_compare_as_element_by_element():
+    # A random generator's state, as each logged call holds it (often one object for all).
+    state = random.getstate()
+    assert exactly([state, state], [state, random.getstate()])
+    assert not exactly((1, 2, 1), (1, 2, True))  # == says equal; the types are not
+    assert not exactly([0.0, 1], [-0.0, 1]) and not exactly((1, "a"), (1, b"a"))
+    assert not exactly((1, 2), [1, 2]) and not exactly((1, 2), (1, 2, 3))
+    shared, other = (1, 2), (1, 3)
+    # The pair compared first does not decide a later pair of other objects.
+    assert not exactly([shared, shared], [(1, 2), other])
+    assert not exactly([shared, (shared,)], [(1, 2), (other,)])
 
 
 def test_a_file_that_would_run_code_is_not_read(tmp_path):

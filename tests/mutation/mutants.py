@@ -975,4 +975,20 @@ MUTANTS = [
           "    return 0  # MUTANT\n"),),
         ("tests/judge/test_warm.py::test_judges_and_their_students_run_below_nbgrader_s_lane",),
     ),
+    Mutant(
+        "kept examples: a sequence compared once stands for any copy it meets later",
+        "grader/judge/_replay_file.py",
+        (('    pair = ("compared", id(recorded), id(back))',
+          '    pair = ("compared", id(recorded))  # MUTANT'),),
+        ("tests/judge/test_replay_file.py::"
+         "test_sequences_of_numbers_and_shared_ones_compare_as_element_by_element",),
+    ),
+    Mutant(
+        "kept examples: numbers compared by == alone, True as 1",
+        "grader/judge/_replay_file.py",
+        (("        same = list(map(type, recorded)) == list(map(type, back)) and recorded == back\n",
+          "        same = recorded == back  # MUTANT\n"),),
+        ("tests/judge/test_replay_file.py::"
+         "test_sequences_of_numbers_and_shared_ones_compare_as_element_by_element",),
+    ),
 ]
