@@ -986,7 +986,8 @@ MUTANTS = [
     Mutant(
         "kept examples: numbers compared by == alone, True as 1",
         "grader/judge/_replay_file.py",
-        (("        same = list(map(type, recorded)) == list(map(type, back)) and recorded == back\n",
+        (("        same = list(map(type, recorded)) == list(map(type, back)) "
+          "and recorded == back\n",
           "        same = recorded == back  # MUTANT\n"),),
         ("tests/judge/test_replay_file.py::"
          "test_sequences_of_numbers_and_shared_ones_compare_as_element_by_element",),
