@@ -11,9 +11,9 @@ another worker judges a long queue. A worker waits, rather than search an assign
 another worker is searching now, unless nothing at all is being judged.
 
 Dealt ahead, in whole chains to the least loaded queue (by notebooks, not by their
-cost), one queue finished 5 to 7 s before the other (30 notebooks, 2 cores,
-``make bench``): a chapter's search costs 1 to 6 s. Any order gives the same verdicts
-(``tests/judge/test_replay.py``).
+cost), one queue finished 4.5 to 7.3 s before the other (the bench's 30 notebooks, 2
+cores): a chapter's notebooks took 3.9 to 15.3 s in all, most of it in its searches.
+Any order gives the same verdicts (``tests/judge/test_replay.py``).
 """
 
 import collections

@@ -53,7 +53,7 @@ def _niceness() -> int:
     goes first. It takes each notebook after its judge, so if it keeps up, only the last
     assignment's steps are left when judging ends; the judges still have every core but
     the lane's. Measured, 30 notebooks on 2 cores, three runs each: 26.7 s at 10, 27.4 s
-    at 0; the lane's work left after judging 1.4 to 1.8 s, was 3.5 to 4 s (``make bench``:
+    at 0; the lane's work left after judging 1.2 to 1.4 s, was 2.9 to 3.9 s (``make bench``:
     the piece "lane-first"). Students' cell time limits are wall-clock, and generous
     (``TENSOR_ANATOMY_CELL_TIMEOUT``, 60 s): a priority that gives the judges every core
     but one at the worst does not bring a notebook near them."""
