@@ -517,7 +517,7 @@ MUTANTS = [
     Mutant(
         "another chapter's folder is its named pieces only: a file beside them counts for all",
         "grader/store/_verdict_sources.py",
-        (("    return {path for path in every if folder in path.parents} | {givens}",
+        (("    return {path for path in every if path.is_relative_to(folder)} | {givens}",
           "    return {folder / f\"{piece}.py\" for piece in (\"test\", \"strategies\", "
           "\"oracles\", \"wrong_answers\")} | {givens}  # MUTANT"),),
         ("tests/store/test_verdict_sources.py::"
@@ -536,7 +536,7 @@ MUTANTS = [
     Mutant(
         "the verdict key reads only the imports at a module's top, not those in functions",
         "grader/store/_verdict_sources.py",
-        (("    for node in ast.walk(ast.parse(source)):",
+        (("    for node in _statements(ast.parse(source)):",
           "    for node in ast.parse(source).body:  # MUTANT"),),
         ("tests/store/test_verdict_sources.py::"
          "test_another_chapters_file_counts_where_a_counted_file_imports_it",),
