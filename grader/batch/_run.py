@@ -116,7 +116,9 @@ class GradingRun:
             self.refused = _student_ids.check_ids(submitted, self.assignments)
             self.problems = {a: _triage.triage(submitted, a, self.course.release_notebook(a),
                                                skip=self.refused) for a in self.assignments}
-        self.not_judged = {a: {*self.problems[a], *self.refused} for a in self.assignments}
+        # What the cluster judges: every submission but the ungradable and the refused.
+        self.to_judge = {a: _submitted(self.course, a, {*self.problems[a], *self.refused})
+                         for a in self.assignments}
         # Read before nbgrader overwrites them: what the regrade report compares with.
         self.before = previous_verdicts(self.course.instructor, self.assignments)
 
@@ -172,16 +174,15 @@ class GradingRun:
     def _judges_wanted(self) -> int:
         """One judge per worker of the local cluster, none for a worker with nothing to
         judge (a notebook already judged is found stored; its judge is stopped unused)."""
-        submissions = sum(len(_submitted(self.course, a, self.not_judged[a]))
-                          for a in self.assignments)
+        submissions = sum(map(len, self.to_judge.values()))
         return min(self.jobs or os.cpu_count() or 1, submissions)
 
     def _judge_ahead(self, each_judged, when_judged) -> None:
         """Judge the whole batch in parallel, calling back as notebooks and assignments
         are judged."""
         course, assignments = self.course, self.assignments
-        batch = {a: (_notebook.load(course.release_notebook(a)),
-                     _submitted(course, a, self.not_judged[a])) for a in assignments}
+        batch = {a: (_notebook.load(course.release_notebook(a)), self.to_judge[a])
+                 for a in assignments}
         count = sum(len(paths) for _, paths in batch.values())
         print(f"judging {count} submission(s) of {', '.join(assignments)} in parallel",
               flush=True)

@@ -108,7 +108,7 @@ def _same_items(recorded, back, storages: dict) -> bool:
     pair = ("compared", id(recorded), id(back))  # both live as long as the comparison
     if pair in storages:
         return True
-    if _only_exact_by_equality(recorded) and _only_exact_by_equality(back):
+    if _only_exact_by_equality(recorded):  # and so is ``back``, if its types are the same
         same = list(map(type, recorded)) == list(map(type, back)) and recorded == back
     else:
         same = all(exactly(a, b, storages) for a, b in zip(recorded, back))
