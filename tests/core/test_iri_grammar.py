@@ -32,6 +32,13 @@ def test_the_grading_command_starts_without_building_the_grammar():
     assert not built
 
 
+def test_importing_torch_after_it_does_not_build_the_grammar_either():
+    # torch's import reads every module's __file__ (inspect.getmodule): the lane's first
+    # layout picture imports torch, and the stand-in must not build the grammar for that.
+    built, _ = _probe("import grader.cli\nimport torch")
+    assert not built
+
+
 def test_an_iri_check_answers_as_without_the_stand_in():
     built_stock, stock = _probe("")
     assert built_stock  # the measured cost is real: jsonschema builds it on import

@@ -929,6 +929,14 @@ MUTANTS = [
          "test_the_grading_command_starts_without_building_the_grammar",),
     ),
     Mutant(
+        "the IRI stand-in has no __file__: importing torch builds the grammar",
+        "grader/_iri_grammar.py",
+        (("    stand_in.__file__ = spec.origin\n",
+          "    pass  # MUTANT\n"),),
+        ("tests/core/test_iri_grammar.py::"
+         "test_importing_torch_after_it_does_not_build_the_grammar_either",),
+    ),
+    Mutant(
         "the IRI check's stand-in answers every value as valid",
         "grader/_iri_grammar.py",
         (("    return _real().is_valid_syntax(term, value)\n",
