@@ -212,14 +212,30 @@ def test_the_host_is_unchanged(batch, host):
     os.kill(host["canary"], 0)  # still alive
 
 
-def test_the_judge_never_holds_the_grading_commands_secrets(host, monkeypatch):
+# Written by the judge itself: a judge is not dumpable (its memory is no student's to
+# read), so its /proc/PID/environ is closed to its own user, root aside.
+ENVIRONMENT_CHECK = """
+import os
+import pytest
+
+@pytest.mark.exercise("double")
+def test_the_judges_environment(*, student):
+    with open({out!r}, "wb") as out:
+        out.write(b"\\0".join(f"{{k}}={{v}}".encode() for k, v in os.environ.items()))
+"""
+
+
+def test_the_judge_never_holds_the_grading_commands_secrets(host, monkeypatch, tmp_path):
     monkeypatch.setenv("TENSOR_ANATOMY_DB_URL", SECRET)
     _judge_server.close_idle()
-    warm = _judge_server._take()
+    checks, seen = tmp_path / "checks_environment.py", tmp_path / "environment"
+    checks.write_text(ENVIRONMENT_CHECK.format(out=str(seen)), encoding="utf-8")
+    nb = {"cells": [{"cell_type": "code", "metadata": {}, "source": RIGHT}]}
     try:
-        environment = Path(f"/proc/{warm.proc.pid}/environ").read_bytes()
+        judge(nb, "escape", timeout=600, checks=checks)
     finally:
-        warm.close()
+        _judge_server.close_idle()
+    environment = seen.read_bytes()
     assert b"TENSOR_ANATOMY_DB_URL" not in environment and SECRET.encode() not in environment
     assert b"PATH=" in environment  # read from the right process
 
