@@ -26,6 +26,9 @@ SPEED_PIECES = {
                     "(grader/judge/_judge_server.py); off: as judging starts",
     "lane-first": "judges run at a lower CPU priority than nbgrader's lane, which keeps up "
                   "with judging (grader/judge/_judge_server.py); off: the same priority",
+    "judge-template": "judges are forked from a template process that has imported what a "
+                      "judge imports (grader/judge/_judge_template.py); off: an interpreter "
+                      "started per judge",
 }
 
 

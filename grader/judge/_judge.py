@@ -6,7 +6,8 @@
 per exercise: how many of its checks passed, and for each failure a description
 and its failing input (the smallest, unless ``$TENSOR_ANATOMY_FIRST_FAILURE`` asks
 for the first). No hidden-check source or traceback is ever included.
-With ``--serve`` it judges notebook after notebook, warm (``_judge_server``).
+With ``--serve`` it judges notebook after notebook, warm (``_judge_server``); with
+``--template FD`` it forks such judges, one per request on socket FD (``_judge_template``).
 """
 
 import argparse
@@ -22,6 +23,7 @@ from grader import _notebook
 from grader._course import speed_pieces_off
 from grader.judge import _judge_server
 from grader.judge._cuda_probe import require_student_cuda
+from grader.judge._judge_template import serve_forks
 from grader.judge._plugin import Grading
 from grader.judge._remote import configured_student
 from grader.judge._replay import ExampleReplay
@@ -104,10 +106,15 @@ def main(argv=None) -> int:
                         help='the student\'s variant as JSON, {"exercise": ["item", ...]}')
     parser.add_argument("--serve", action="store_true",
                         help="judge notebook after notebook, requests on stdin (_judge_server)")
+    parser.add_argument("--template", type=int, metavar="FD",
+                        help="fork a --serve judge per request on socket FD (_judge_template)")
     options = parser.parse_args(argv)
     _sandbox.protect_judge()  # the student's process cannot read or write our memory
     if options.serve:
         return _judge_server.serve(run_judge)
+    if options.template is not None:
+        _judge_server.import_ahead()
+        return serve_forks(options.template, lambda: _judge_server.serve(run_judge))
     if not (options.notebook and options.assignment and options.out):
         parser.error("give NOTEBOOK, --assignment and --out (or --serve)")
     verdict = run_judge(options.notebook, options.assignment, options.checks,

@@ -37,9 +37,10 @@ import time
 from pathlib import Path
 
 from grader._course import speed_pieces_off
+from grader.judge._judge_template import ForkedJudge, Template
 from grader.student import _sandbox
 
-__all__ = ["close_idle", "judge", "serve", "started_ahead"]
+__all__ = ["close_idle", "import_ahead", "judge", "serve", "started_ahead"]
 
 
 def _recycle_after() -> int:
@@ -78,11 +79,14 @@ def _key(configuration: tuple[dict[str, str], str | None]) -> tuple:
 
 class _WarmJudge:
     def __init__(self, configuration: tuple[dict[str, str], str | None]):
-        environment, folder = configuration
-        self.proc = _sandbox.start_tied(
-            [sys.executable, "-m", "grader.judge._judge", "--serve"], _niceness(),
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            env=environment, cwd=folder)
+        if "judge-template" in speed_pieces_off():
+            environment, folder = configuration
+            self.proc = _sandbox.start_tied(
+                [sys.executable, "-m", "grader.judge._judge", "--serve"], _niceness(),
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                env=environment, cwd=folder)
+        else:
+            self.proc = _forked(configuration)
         self.served, self.owner = 0, threading.get_ident()
         self.key = _key(configuration)  # served only requests made under this configuration
 
@@ -109,6 +113,28 @@ class _WarmJudge:
 
 _idle: list[_WarmJudge] = []
 _lock = threading.Lock()
+_templates: dict[tuple, Template] = {}  # configuration → the template its judges fork from
+_templates_lock = threading.Lock()
+
+
+def _forked(configuration: tuple[dict[str, str], str | None]) -> ForkedJudge:
+    """A judge forked from the template of ``configuration`` (started if there is none,
+    or again if it stopped). Templates of other configurations are stopped once no judge
+    of theirs runs: stopping one stops its judges."""
+    key = _key(configuration)
+    with _templates_lock:
+        idle = [other for other, t in _templates.items() if other != key and not t.judges_alive()]
+        for other in idle:
+            _templates.pop(other).close()
+        for attempt in (1, 2):
+            if key not in _templates:
+                _templates[key] = Template(configuration, _niceness())
+            try:
+                return _templates[key].fork()
+            except EOFError:
+                _templates.pop(key).close()
+                if attempt == 2:
+                    raise
 
 
 def _take() -> _WarmJudge:
@@ -162,11 +188,15 @@ def started_ahead(count: int):
 
 
 def close_idle() -> None:
-    """Stop every idle judge (judges are taken again only under the configuration they
-    were started with: this frees their processes, it is not needed for that)."""
+    """Stop every idle judge, and every template no judge of which runs (judges are taken
+    again only under the configuration they were started with: this frees their
+    processes, it is not needed for that)."""
     with _lock:
         while _idle:
             _idle.pop().close()
+    with _templates_lock:  # and the templates left with no judge
+        for key in [key for key, template in _templates.items() if not template.judges_alive()]:
+            _templates.pop(key).close()
 
 
 def judge(nb: dict, assignment: str, timeout: float = 900.0, checks: Path | None = None,
@@ -198,14 +228,22 @@ def judge(nb: dict, assignment: str, timeout: float = 900.0, checks: Path | None
     return verdict
 
 
+def import_ahead() -> None:
+    """What a judge imports before its first request (a template, before its forks)."""
+    import hypothesis  # noqa: F401 - imported now, so that serve's freeze() covers it
+
+    from grader.student import _zygote
+
+    _zygote.first_use_imports()
+
+
 def serve(run_judge) -> int:
     """The judge's side: a request per line on stdin, "ok" or the failure per line back."""
     answers = os.fdopen(os.dup(1), "w", buffering=1)
     os.dup2(2, 1)  # whatever pytest prints cannot garble the answers
-    import hypothesis  # noqa: F401 - imported now, so that freeze() below covers it
-
     from grader.student import _zygote
 
+    import_ahead()
     if "zygote" not in speed_pieces_off():
         # Forked now, before any notebook: the zygote starts with torch imported.
         _zygote.fork_zygote_here()

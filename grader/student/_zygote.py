@@ -32,7 +32,7 @@ import threading
 from grader._course import speed_pieces_off
 from grader.student import _sandbox, _worker
 
-__all__ = ["Zygote", "zygote"]
+__all__ = ["Zygote", "first_use_imports", "fork_zygote_here", "zygote"]
 
 class _ForkedProcess:
     """What a judge needs of the zygote it forked: the calls of ``Popen`` it makes."""
@@ -127,7 +127,7 @@ def fork_zygote_here() -> None:
     every student's process after it, keeps what this process holds.
     """
     global _current
-    _first_use_imports()
+    first_use_imports()
     _current = Zygote(fork_this_process=True)
 
 
@@ -177,11 +177,11 @@ def _become_zygote(channel: socket.socket) -> None:
     import torch
 
     torch.set_num_threads(1)
-    _first_use_imports()
+    first_use_imports()
     _serve(channel)
 
 
-def _first_use_imports() -> None:
+def first_use_imports() -> None:
     """What torch imports on first use, imported once here rather than by every student.
 
     The first operation on a meta tensor imports torch's meta registrations,

@@ -945,6 +945,50 @@ MUTANTS = [
          "test_an_iri_check_answers_as_without_the_stand_in",),
     ),
     Mutant(
+        "judges are handed every variable of the grading command's environment",
+        "grader/student/_sandbox.py",
+        (("            if name in _JUDGE_VARIABLES or name.startswith(_JUDGE_PREFIXES)}\n",
+          "            if True}  # MUTANT\n"),),
+        ("tests/student/test_escape.py::"
+         "test_the_judge_never_holds_the_grading_commands_secrets",),
+    ),
+    Mutant(
+        "every judge starts an interpreter of its own, the template unused",
+        "grader/judge/_judge_server.py",
+        (('        if "judge-template" in speed_pieces_off():\n',
+          "        if True:  # MUTANT\n"),),
+        ("tests/judge/test_judge_template.py::"
+         "test_two_judges_are_forks_of_one_template_and_grade_in_parallel",),
+    ),
+    Mutant(
+        "the template keeps its copies of a judge's pipes: a killed judge's answers never end",
+        "grader/judge/_judge_template.py",
+        (("            for own in (*fds, pidfd):",
+          "            for own in (pidfd,):  # MUTANT"),),
+        ("tests/judge/test_judge_template.py::test_a_killed_judge_s_answers_end_at_once",),
+    ),
+    Mutant(
+        "a forked judge outlives its template",
+        "grader/judge/_judge_template.py",
+        (("        _sandbox.die_with(template)\n", "        pass  # MUTANT\n"),),
+        ("tests/judge/test_judge_template.py::"
+         "test_judges_stop_with_their_template_and_a_stopped_template_is_started_again",),
+    ),
+    Mutant(
+        "a stopped template is not started again: every judge after it fails",
+        "grader/judge/_judge_server.py",
+        (("        for attempt in (1, 2):\n", "        for attempt in (2,):  # MUTANT\n"),),
+        ("tests/judge/test_judge_template.py::"
+         "test_judges_stop_with_their_template_and_a_stopped_template_is_started_again",),
+    ),
+    Mutant(
+        "templates of earlier configurations are never stopped",
+        "grader/judge/_judge_server.py",
+        (("        for other in idle:\n", "        for other in []:  # MUTANT\n"),),
+        ("tests/judge/test_judge_template.py::"
+         "test_a_template_no_judge_of_which_runs_is_stopped_when_another_configuration_starts_one",),
+    ),
+    Mutant(
         "judges started ahead and not taken idle on, never stopped",
         "grader/judge/_judge_server.py",
         (("        for warm in untaken:\n            warm.close()\n",
