@@ -229,12 +229,14 @@ def judge(nb: dict, assignment: str, timeout: float = 900.0, checks: Path | None
 
 
 def import_ahead() -> None:
-    """What a judge imports before its first request (a template, before its forks)."""
+    """What a judge imports before its first request (a template, before its forks): with
+    the zygote, what torch imports on first use too, which the zygote is to hold."""
     import hypothesis  # noqa: F401 - imported now, so that serve's freeze() covers it
 
     from grader.student import _zygote
 
-    _zygote.first_use_imports()
+    if "zygote" not in speed_pieces_off():
+        _zygote.first_use_imports()
 
 
 def serve(run_judge) -> int:

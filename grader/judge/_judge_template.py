@@ -15,8 +15,9 @@ ends of two pipes (``SCM_RIGHTS`` over a socket pair) and returns at once: the
 template answers with the judge's pid and a pidfd once it has forked it, and
 ``ForkedJudge`` stands in for ``Popen`` with them (a judge is the template's
 child, not ours). Asking does not wait for the template's imports, so the
-grading command's own start-up goes on meanwhile. The template dies with the grading command
-(``start_tied``), and each judge with the template (the parent-death signal).
+grading command's own start-up goes on meanwhile. The template dies with the
+grading command (``start_tied``), and each judge with the template (the
+parent-death signal).
 """
 
 import contextlib
@@ -70,6 +71,8 @@ class ForkedJudge:
     def wait(self) -> int:
         if self._template.answered(self, block=True) and self._pidfd is not None:
             select.select([self._pidfd], [], [])  # readable once the process has exited
+            os.close(self._pidfd)
+            self._pidfd = None  # exited: poll says so, kill does nothing
         for file in (self.stdin, self.stdout):
             with contextlib.suppress(OSError):
                 file.close()
