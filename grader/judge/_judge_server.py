@@ -123,9 +123,7 @@ def _forked(configuration: tuple[dict[str, str], str | None]) -> ForkedJudge:
     of theirs runs: stopping one stops its judges."""
     key = _key(configuration)
     with _templates_lock:
-        idle = [other for other, t in _templates.items() if other != key and not t.judges_alive()]
-        for other in idle:
-            _templates.pop(other).close()
+        _stop_idle_templates(keep=key)
         for attempt in (1, 2):
             if key not in _templates:
                 _templates[key] = Template(configuration, _niceness())
@@ -135,6 +133,14 @@ def _forked(configuration: tuple[dict[str, str], str | None]) -> ForkedJudge:
                 _templates.pop(key).close()
                 if attempt == 2:
                     raise
+
+
+def _stop_idle_templates(keep: tuple | None = None) -> None:
+    """Stop every template but ``keep``'s that no live judge was forked from (holding
+    ``_templates_lock``): stopping one stops its judges."""
+    idle = [key for key, t in _templates.items() if key != keep and not t.judges_alive()]
+    for key in idle:
+        _templates.pop(key).close()
 
 
 def _take() -> _WarmJudge:
@@ -195,8 +201,7 @@ def close_idle() -> None:
         while _idle:
             _idle.pop().close()
     with _templates_lock:  # and the templates left with no judge
-        for key in [key for key, template in _templates.items() if not template.judges_alive()]:
-            _templates.pop(key).close()
+        _stop_idle_templates()
 
 
 def judge(nb: dict, assignment: str, timeout: float = 900.0, checks: Path | None = None,

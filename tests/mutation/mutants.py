@@ -984,7 +984,7 @@ MUTANTS = [
     Mutant(
         "templates of earlier configurations are never stopped",
         "grader/judge/_judge_server.py",
-        (("        for other in idle:\n", "        for other in []:  # MUTANT\n"),),
+        (("        _stop_idle_templates(keep=key)\n", "        pass  # MUTANT\n"),),
         ("tests/judge/test_judge_template.py::"
          "test_a_template_no_judge_of_which_runs_is_stopped_when_another_configuration_starts_one",),
     ),
