@@ -18,6 +18,7 @@ from pathlib import Path
 from grader._course import Course
 from grader._ids import terminal_safe
 from grader._progress import ProgressLine
+from grader.bridge import _step_warnings
 
 __all__ = ["NbgraderSteps", "advice", "reason", "scripts_first_on_path", "with_scripts_on_path"]
 
@@ -100,9 +101,9 @@ class NbgraderSteps:
     def generate_assignment(self, assignment: str) -> bool:
         """Register the source cells and their checksums in the gradebook."""
         print(f"nbgrader generate_assignment {assignment}", flush=True)
-        with self._timed("register releases"):
+        with self._timed("register releases"), _step_warnings.kept() as warned:
             result = self.api.generate_assignment(assignment, force=True)
-        return self._record(f"generate_assignment-{assignment}", "", result)
+        return self._record(f"generate_assignment-{assignment}", "", result, warned)
 
     def grade(self, assignment: str, students: list[str]) -> list[str]:
         """autograde, then generate_feedback, for each student in turn; the steps that failed.
@@ -118,9 +119,9 @@ class NbgraderSteps:
         failed = []
         for student in students:
             for step, phase in STEPS.items():
-                with self._timed(phase):
+                with self._timed(phase), _step_warnings.kept() as warned:
                     result = getattr(self.api, step)(assignment, student, force=True)
-                if not self._record(self._log(step, assignment), student, result):
+                if not self._record(self._log(step, assignment), student, result, warned):
                     failed.append(f"{step} {assignment} ({student})")
             if progress:
                 progress.advance()
@@ -157,9 +158,10 @@ class NbgraderSteps:
             self._begun.add(name)
         return name
 
-    def _record(self, name: str, student: str, result: dict) -> bool:
-        """Append nbgrader's log of one step to its log file; say why it failed, if it did."""
-        text = result.get("log", "") + (result.get("error") or "")
+    def _record(self, name: str, student: str, result: dict, warned: list[str] = ()) -> bool:
+        """Append nbgrader's log of one step, and the warnings it raised (``_step_warnings``),
+        to its log file; say why it failed, if it did."""
+        text = result.get("log", "") + "".join(warned) + (result.get("error") or "")
         with open(self.logs / f"{name}.log", "a", encoding="utf-8") as log:
             log.write(f"--- {student}\n{text}\n" if student else text)
         if not result.get("success"):

@@ -102,6 +102,15 @@ def test_demo_ends_with_the_deserved_scores(graded):
         assert student in done.stdout
 
 
+def test_nbgrader_s_own_warnings_go_to_its_step_logs_not_the_terminal(graded):
+    """``grader/bridge/_step_warnings.py``: its SQLAlchemy and nbformat warnings are noise on
+    the terminal, one pair of lines per warning among the progress lines."""
+    instructor, done = graded
+    assert "Warning:" not in done.stderr, done.stderr[-3000:]
+    logs = "".join(log.read_text(encoding="utf-8") for log in (instructor / "logs").iterdir())
+    assert "Warning:" in logs  # kept, where an instructor looks for what nbgrader said
+
+
 def test_tampering_through_nbgrader_scores_like_the_blank_stub(graded):
     instructor, _ = graded
     db_url = f"sqlite:///{instructor / 'gradebook.db'}"

@@ -3,6 +3,8 @@
 import os
 import sqlite3
 import sys
+import threading
+import warnings
 
 import nbformat
 import pytest
@@ -14,7 +16,7 @@ from support import ROOT
 from traitlets.config import Config
 from traitlets.config.loader import PyFileConfigLoader
 
-from grader.bridge import _steps
+from grader.bridge import _step_warnings, _steps
 
 
 def _schema(path) -> tuple:
@@ -86,3 +88,18 @@ def test_nbgrader_s_start_up_changes_nothing_a_judge_is_started_with(tmp_path, m
     _steps.scripts_first_on_path()
     assert _judge_server._key(_judge_server._configuration()) == started_with
     assert os.environ["PATH"].split(os.pathsep).count(os.path.dirname(sys.executable)) == 1
+
+
+def test_a_step_keeps_its_own_warnings_and_other_threads_still_show_theirs(monkeypatch):
+    shown = []
+    monkeypatch.setattr(warnings, "showwarning", lambda message, *rest: shown.append(str(message)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("always")
+        with _step_warnings.kept() as warned:
+            warnings.warn("raised by the step", stacklevel=1)
+            other = threading.Thread(target=warnings.warn, args=("raised beside it",))
+            other.start()
+            other.join()
+        warnings.warn("raised after it", stacklevel=1)
+    assert len(warned) == 1 and "UserWarning: raised by the step" in warned[0]
+    assert shown == ["raised beside it", "raised after it"]

@@ -1044,4 +1044,19 @@ MUTANTS = [
         ("tests/judge/test_replay_file.py::"
          "test_sequences_of_numbers_and_shared_ones_compare_as_element_by_element",),
     ),
+    Mutant(
+        "nbgrader's warnings printed on the terminal, not kept in its step's log",
+        "grader/bridge/_step_warnings.py",
+        (("    if caught is None:\n", "    if True:  # MUTANT\n"),),
+        ("tests/bridge/test_steps.py::"
+         "test_a_step_keeps_its_own_warnings_and_other_threads_still_show_theirs",),
+    ),
+    Mutant(
+        "a step keeps the warnings of every thread, the judges' client's too",
+        "grader/bridge/_step_warnings.py",
+        (("    caught = _steps_running.get(threading.get_ident())\n",
+          "    caught = next(iter(_steps_running.values()), None)  # MUTANT\n"),),
+        ("tests/bridge/test_steps.py::"
+         "test_a_step_keeps_its_own_warnings_and_other_threads_still_show_theirs",),
+    ),
 ]
