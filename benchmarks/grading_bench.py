@@ -24,7 +24,8 @@ CPU of its commands and kernels, from ``getrusage``).
 
 ``--pieces`` grades the batch again with each speed piece turned off
 (``grader._course.SPEED_PIECES``), and without parallel judging, and prints
-what each is worth; every such run must give the same scores. The last line
+what each is worth; then once with failures not shrunk (what showing the smallest
+failing input costs); every such run must give the same scores. The last line
 reads ``speedup vs nbgrader: R.RRx``.
 """
 
@@ -46,6 +47,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from _floor import floor_seconds  # noqa: E402
 
 from grader._course import SPEED_PIECES, Course  # noqa: E402
+from grader._settings import variable  # noqa: E402
 from grader.batch import _gradebook  # noqa: E402
 from grader.batch._demo import synthetic_submission  # noqa: E402
 
@@ -134,16 +136,17 @@ def _instructor(work: Path, jobs: str | None, without: str = "", run: int | str 
 
 def _ours(batch, course: Course, work: Path, jobs: str | None,
           without: str = "", run: int | str = 0,
-          examples: Path | None = None) -> tuple[float, dict, dict]:
+          examples: Path | None = None, settings: dict | None = None) -> tuple[float, dict, dict]:
     """Our grading command on a fresh instructor folder, ``without`` those speed pieces:
     its wall seconds, scores, and phases (``grader.batch._phases``). ``examples``: the
-    examples an earlier run's judges kept (``grader.judge._replay_file``), copied in."""
+    examples an earlier run's judges kept (``grader.judge._replay_file``), copied in;
+    ``settings``: environment variables of ``grader._settings`` for the run."""
     instructor = _instructor(work, jobs, without, run)
     _write(batch, instructor / "submitted", course)
     if examples is not None:
         shutil.copytree(examples, instructor / "examples")
     env = {**os.environ, "TENSOR_ANATOMY_INSTRUCTOR_DIR": str(instructor),
-           "TENSOR_ANATOMY_BENCH_WITHOUT": without}
+           "TENSOR_ANATOMY_BENCH_WITHOUT": without, **(settings or {})}
     cmd = [sys.executable, "-m", "grader.cli", "grade"]  # every assignment in one run
     cmd += ["--jobs", jobs] if jobs else []
     started = time.monotonic()
@@ -214,6 +217,20 @@ def _pieces(batch, course: Course, work: Path, jobs: str | None, all_on: tuple) 
     return not disagreed
 
 
+def _unshrunk(batch, course: Course, work: Path, jobs: str | None, all_on: tuple,
+              stock_s: float) -> bool:
+    """Grade again with failures not shrunk (an instructor's setting: a failure shows its
+    first failing input, not its smallest); print what shrinking costs. Whether the scores
+    agreed (shrinking only follows a failure: ``grader/judge/_plugin.py``)."""
+    seconds, scores = all_on
+    off_s, off, _ = _ours(batch, course, work, jobs, run="unshrunk",
+                          settings={variable("first_failure"): "1"})
+    print(f"\nfailures not shrunk (${variable('first_failure')}=1): {off_s:.1f} s, "
+          f"{stock_s / off_s:.2f}x stock (all on: {seconds:.1f} s); "
+          f"same scores: {'yes' if off == scores else 'NO'}", flush=True)
+    return off == scores
+
+
 def phase_table(record: dict, stock_wall_s: float, stock_cpu_s: float) -> list[str]:
     """Our run's phases (``grading_phases.json``), and stock's in all, per notebook.
 
@@ -253,6 +270,7 @@ def main() -> int:
         later = _later_batch(batch, course, Path(tmp), options.jobs, ours)
         if options.pieces:
             agreed = _pieces(batch, course, Path(tmp), options.jobs, (ours_s, ours))
+            agreed &= _unshrunk(batch, course, Path(tmp), options.jobs, (ours_s, ours), stock_s)
     floor = floor_seconds(batch)
     differ, fooled = _compare(stock, ours)
     print(f"\nfloor (cells and hidden checks in one warm, unconfined interpreter, one core): "

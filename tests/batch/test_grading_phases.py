@@ -18,6 +18,7 @@ import pytest
 from support import ROOT
 from support.batch import ASSIGNMENT, STUDENTS, write_submissions
 
+from grader._settings import variable
 from grader.batch import _phases
 from grader.batch._phases import PHASES
 
@@ -132,3 +133,20 @@ def test_the_bench_compares_the_median_of_our_runs_and_refuses_runs_that_disagre
     runs[1] = (30.0, {"a": {"s": {"total": 0.0}}}, "fast")
     with pytest.raises(SystemExit, match="different scores"):
         bench._median_of(3, runs.__getitem__)
+
+
+def test_the_bench_grades_once_more_with_failures_not_shrunk_and_compares_the_scores(
+        monkeypatch, capsys):
+    bench, scores = _bench(monkeypatch), {"a": {"s": {"total": 1.0}}}
+    settings = []
+
+    def ours(*args, **kwargs):
+        settings.append(kwargs["settings"])
+        return 20.0, scores if len(settings) == 1 else {"a": {"s": {"total": 0.0}}}, {}
+
+    monkeypatch.setattr(bench, "_ours", ours)
+    assert bench._unshrunk({}, None, None, None, (25.0, scores), stock_s=120.0)
+    assert settings == [{variable("first_failure"): "1"}]
+    assert "20.0 s, 6.00x stock (all on: 25.0 s); same scores: yes" in capsys.readouterr().out
+    assert not bench._unshrunk({}, None, None, None, (25.0, scores), stock_s=120.0)
+    assert "same scores: NO" in capsys.readouterr().out

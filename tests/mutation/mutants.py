@@ -1059,4 +1059,12 @@ MUTANTS = [
         ("tests/bridge/test_steps.py::"
          "test_a_step_keeps_its_own_warnings_and_other_threads_still_show_theirs",),
     ),
+    Mutant(
+        "the bench's run with failures not shrunk shrinks them after all",
+        "benchmarks/grading_bench.py",
+        (("""                          settings={variable("first_failure"): "1"})\n""",
+          """                          settings={})  # MUTANT\n"""),),
+        ("tests/batch/test_grading_phases.py::"
+         "test_the_bench_grades_once_more_with_failures_not_shrunk_and_compares_the_scores",),
+    ),
 ]
