@@ -8,10 +8,11 @@ it adds them). Neither changes a grade; printed, they were two lines each among 
 grading command's progress lines (measured: 23 warnings, 46 lines of stderr, for 12
 notebooks). Kept in the step's log, an instructor still finds them there.
 
-Warnings reach ``warnings.showwarning``; while a thread runs a step (``kept``), the hook
-this module installs hands that thread's warnings to the step, and every other thread's
-(the judges' client, the main thread) to the hook it replaced. ``catch_warnings`` cannot
-do this: it swaps the hook for every thread at once.
+Warnings reach ``warnings.showwarning``. While a thread runs a step (``kept``), a hook
+stands in for it that keeps that thread's warnings and hands every other thread's (the
+judges' client, the main thread) to the hook it stood in for. ``catch_warnings`` cannot
+do this: it records every thread's warnings at once. The hook belongs to the step, not
+to this module: a run's state stays with its run (``tests/store/test_run_state.py``).
 """
 
 import contextlib
@@ -20,24 +21,23 @@ import warnings
 
 __all__ = ["kept"]
 
-_steps_running: dict[int, list[str]] = {}  # thread → the warnings of the step it runs
-
-
-def _route(message, category, filename, lineno, file=None, line=None) -> None:
-    caught = _steps_running.get(threading.get_ident())
-    if caught is None:
-        _route.replaced(message, category, filename, lineno, file, line)
-    else:
-        caught.append(warnings.formatwarning(message, category, filename, lineno, line))
-
 
 @contextlib.contextmanager
 def kept():
     """The warnings this thread raises in the block, formatted, instead of on stderr."""
-    if warnings.showwarning is not _route:  # installed once (a test may have reset it)
-        _route.replaced, warnings.showwarning = warnings.showwarning, _route
-    caught = _steps_running[threading.get_ident()] = []
+    caught, step, shown = [], threading.get_ident(), warnings.showwarning
+    running = True  # once the step is over, a hook left in a chain only hands warnings on
+
+    def hook(message, category, filename, lineno, file=None, line=None):
+        if running and threading.get_ident() == step:
+            caught.append(warnings.formatwarning(message, category, filename, lineno, line))
+        else:
+            shown(message, category, filename, lineno, file, line)
+
+    warnings.showwarning = hook
     try:
         yield caught
     finally:
-        del _steps_running[threading.get_ident()]
+        running = False
+        if warnings.showwarning is hook:  # another thread's step may stand in for it now
+            warnings.showwarning = shown

@@ -103,3 +103,30 @@ def test_a_step_keeps_its_own_warnings_and_other_threads_still_show_theirs(monke
         warnings.warn("raised after it", stacklevel=1)
     assert len(warned) == 1 and "UserWarning: raised by the step" in warned[0]
     assert shown == ["raised beside it", "raised after it"]
+
+
+def test_steps_in_two_threads_at_once_keep_their_own_and_leave_warnings_shown_after(monkeypatch):
+    shown = []
+    monkeypatch.setattr(warnings, "showwarning", lambda message, *rest: shown.append(str(message)))
+    b_in, a_out, b_kept = threading.Event(), threading.Event(), []
+
+    def step_b():
+        with _step_warnings.kept() as warned:
+            b_in.set()
+            a_out.wait()
+            warnings.warn("raised by B", stacklevel=1)
+        b_kept.extend(warned)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("always")
+        with _step_warnings.kept() as a_kept:  # A: this thread; B starts inside, ends after
+            b = threading.Thread(target=step_b)
+            b.start()
+            b_in.wait()
+            warnings.warn("raised by A", stacklevel=1)
+        a_out.set()
+        b.join()
+        warnings.warn("raised after both", stacklevel=1)
+    assert ["raised by A" in w for w in a_kept] == [True]
+    assert ["raised by B" in w for w in b_kept] == [True]
+    assert shown == ["raised after both"]

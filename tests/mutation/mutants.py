@@ -1047,17 +1047,25 @@ MUTANTS = [
     Mutant(
         "nbgrader's warnings printed on the terminal, not kept in its step's log",
         "grader/bridge/_step_warnings.py",
-        (("    if caught is None:\n", "    if True:  # MUTANT\n"),),
+        (("        if running and threading.get_ident() == step:\n",
+          "        if False:  # MUTANT\n"),),
         ("tests/bridge/test_steps.py::"
          "test_a_step_keeps_its_own_warnings_and_other_threads_still_show_theirs",),
     ),
     Mutant(
         "a step keeps the warnings of every thread, the judges' client's too",
         "grader/bridge/_step_warnings.py",
-        (("    caught = _steps_running.get(threading.get_ident())\n",
-          "    caught = next(iter(_steps_running.values()), None)  # MUTANT\n"),),
+        (("        if running and threading.get_ident() == step:\n",
+          "        if running:  # MUTANT\n"),),
         ("tests/bridge/test_steps.py::"
          "test_a_step_keeps_its_own_warnings_and_other_threads_still_show_theirs",),
+    ),
+    Mutant(
+        "a step's hook, left in a chain by another thread's step, keeps warnings after it",
+        "grader/bridge/_step_warnings.py",
+        (("        running = False\n", "        pass  # MUTANT\n"),),
+        ("tests/bridge/test_steps.py::"
+         "test_steps_in_two_threads_at_once_keep_their_own_and_leave_warnings_shown_after",),
     ),
     Mutant(
         "the bench's run with failures not shrunk shrinks them after all",
