@@ -26,7 +26,9 @@ with shrinking, for the smallest failing input, unless the instructor asked for
 the first failing input (``$TENSOR_ANATOMY_FIRST_FAILURE``) or it is an unfinished
 exercise (the stub's bare ``NotImplementedError``): its input does not matter,
 and shrinking it would be hundreds of draws of tensors, often most of a
-notebook's judging time.
+notebook's judging time. A replayed example that fails otherwise goes straight
+to the shrinking search: the search without shrinking would fail first on that
+same example, and only lead there.
 
 A verdict is therefore the one hypothesis gives, for answers that depend only
 on their inputs, which every check assumes (an unfinished exercise shows its
@@ -137,8 +139,9 @@ def _shrinks(test) -> bool:
     return Phase.shrink in test._hypothesis_internal_use_settings.phases
 
 
-def _replays(inner, fixtures: dict, examples: list) -> bool:
-    """Whether the test body passes every recorded example (stops at the first that fails)."""
+def _replayed_failure(inner, fixtures: dict, examples: list) -> BaseException | None:
+    """How the test body fails the first recorded example it fails, where it stops; None if
+    it passes every one."""
     for arguments, state in examples:
         args, drawn = copy.deepcopy(arguments)
         saved = _random_state()
@@ -147,11 +150,11 @@ def _replays(inner, fixtures: dict, examples: list) -> bool:
             inner(*args, **drawn, **fixtures)
         except (KeyboardInterrupt, SystemExit):
             raise
-        except BaseException:  # noqa: BLE001 - any outcome but a pass: hypothesis decides
-            return False
+        except BaseException as failure:  # noqa: BLE001 - any outcome but a pass: hypothesis decides
+            return failure
         finally:
             _set_random_state(saved)
-    return True
+    return None
 
 
 class ExampleReplay:
@@ -192,11 +195,17 @@ class ExampleReplay:
         names = inspect.signature(pyfuncitem.obj).parameters
         fixtures = {name: pyfuncitem.funcargs[name] for name in names}
         key = self._key(pyfuncitem)
-        examples = self._examples.get(key)
-        if examples is not None and _replays(handle.inner_test, fixtures, examples):
-            self.replayed += 1
-            return True
+        examples, failure = self._examples.get(key), None
+        if examples is not None:
+            failure = _replayed_failure(handle.inner_test, fixtures, examples)
+            if failure is None:
+                self.replayed += 1
+                return True
         self.searched += 1
+        if failure is not None and not unfinished(failure) and _shrinks(pyfuncitem.obj):
+            # A search fails first where the replay did (the same examples, in order), and
+            # not on a stub: it would only be searched again, shrinking. So shrink at once.
+            pyfuncitem.obj(**fixtures)  # raises, shrunk (an answer that passes now: searched)
         log: list = []
         try:
             with _recorded(handle, set(fixtures), log), _without_shrinking(pyfuncitem.obj):

@@ -1068,6 +1068,22 @@ MUTANTS = [
          "test_steps_in_two_threads_at_once_keep_their_own_and_leave_warnings_shown_after",),
     ),
     Mutant(
+        "a failure among replayed examples searched again without shrinking first",
+        "grader/judge/_replay.py",
+        (("        if failure is not None and not unfinished(failure) and _shrinks(pyfuncitem.ob",
+          "        if False and (pyfuncitem.ob"),),
+        ("tests/judge/test_replay.py::"
+         "test_a_failure_among_replayed_examples_is_searched_and_shrunk",),
+    ),
+    Mutant(
+        "an unfinished stub's failure among replayed examples is shrunk",
+        "grader/judge/_replay.py",
+        (("        if failure is not None and not unfinished(failure) and _shrinks(pyfuncitem.ob",
+          "        if failure is not None and _shrinks(pyfuncitem.ob"),),
+        ("tests/judge/test_replay.py::"
+         "test_a_stub_s_failure_among_replayed_examples_is_not_shrunk",),
+    ),
+    Mutant(
         "the bench's run with failures not shrunk shrinks them after all",
         "benchmarks/grading_bench.py",
         (("""                          settings={variable("first_failure"): "1"})\n""",
