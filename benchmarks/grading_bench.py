@@ -225,10 +225,11 @@ def _unshrunk(batch, course: Course, work: Path, jobs: str | None, all_on: tuple
     seconds, scores = all_on
     off_s, off, _ = _ours(batch, course, work, jobs, run="unshrunk",
                           settings={variable("first_failure"): "1"})
+    agreed = off == scores
     print(f"\nfailures not shrunk (${variable('first_failure')}=1): {off_s:.1f} s, "
           f"{stock_s / off_s:.2f}x stock (all on: {seconds:.1f} s); "
-          f"same scores: {'yes' if off == scores else 'NO'}", flush=True)
-    return off == scores
+          f"same scores: {'yes' if agreed else 'NO'}", flush=True)
+    return agreed
 
 
 def phase_table(record: dict, stock_wall_s: float, stock_cpu_s: float) -> list[str]:

@@ -78,18 +78,26 @@ def _calls(tmp_path) -> int:
     return len(sys.modules[f"checks_{tmp_path.name}"].CALLS)
 
 
-def test_a_failure_among_replayed_examples_is_searched_and_shrunk(tmp_path, monkeypatch):
+def _replayed_and_searched(source: str, tmp_path, monkeypatch) -> tuple[dict, int, dict, int]:
+    """``source`` judged after a right answer recorded the examples, then by a judge with
+    none: each verdict, and how often the layout check's body ran for it."""
     replay = ExampleReplay()
     _judge_with(replay, RIGHT, tmp_path, monkeypatch)
-    replayed = _judge_with(replay, WRONG_FROM_2D, tmp_path, monkeypatch)
+    replayed = _judge_with(replay, source, tmp_path, monkeypatch)
     replayed_calls = _calls(tmp_path)
     assert replay.replayed == 0  # the layout check failed a replayed example
-    searched = _judge_with(ExampleReplay(), WRONG_FROM_2D, tmp_path, monkeypatch)
+    searched = _judge_with(ExampleReplay(), source, tmp_path, monkeypatch)
+    return replayed, replayed_calls, searched, _calls(tmp_path)
+
+
+def test_a_failure_among_replayed_examples_is_searched_and_shrunk(tmp_path, monkeypatch):
+    replayed, replayed_calls, searched, searched_calls = _replayed_and_searched(
+        WRONG_FROM_2D, tmp_path, monkeypatch)
     assert replayed == searched
     # The replay fails where a search fails first, then shrinks at once: its calls stand
     # for the search without shrinking (less that search's rerun of its failure), which
     # is not made as well.
-    assert replayed_calls < _calls(tmp_path)
+    assert replayed_calls < searched_calls
     layout_check = replayed["exercises"]["double"]["checks"][0]
     assert not layout_check["passed"]
     assert "smallest failing input: x=" in layout_check["detail"]
@@ -98,23 +106,19 @@ def test_a_failure_among_replayed_examples_is_searched_and_shrunk(tmp_path, monk
 def test_a_stub_s_failure_among_replayed_examples_is_not_shrunk(tmp_path, monkeypatch):
     # Unfinished for matrices only: its first failing input is a later example, and one
     # that shrinking would make smaller (test_a_not_implemented_error_that_says_why_is_shrunk).
-    replay = ExampleReplay()
-    _judge_with(replay, RIGHT, tmp_path, monkeypatch)
-    replayed = _judge_with(replay, BARE_FOR_2D, tmp_path, monkeypatch)
-    replayed_calls = _calls(tmp_path)
-    assert replay.replayed == 0  # the layout check failed a replayed example
-    assert replayed == _judge_with(ExampleReplay(), BARE_FOR_2D, tmp_path, monkeypatch)
+    replayed, replayed_calls, searched, searched_calls = _replayed_and_searched(
+        BARE_FOR_2D, tmp_path, monkeypatch)
+    assert replayed == searched
     detail = replayed["exercises"]["double"]["checks"][0]["detail"]
     assert detail.startswith("your code: NotImplementedError\nfailing input: x=")
     # The replay up to the failure, then a search up to it again: no shrinking's calls.
-    assert replayed_calls <= 2 * _calls(tmp_path)
+    assert replayed_calls <= 2 * searched_calls
 
 
 def _layout_check(source: str, tmp_path, monkeypatch) -> tuple[str, int]:
     """The layout check's detail for ``source``, and how often its body ran."""
     verdict = _judge_with(ExampleReplay(), source, tmp_path, monkeypatch)
-    calls = sys.modules[f"checks_{tmp_path.name}"].CALLS
-    return verdict["exercises"]["double"]["checks"][0]["detail"], len(calls)
+    return verdict["exercises"]["double"]["checks"][0]["detail"], _calls(tmp_path)
 
 
 def test_an_unfinished_exercise_fails_on_its_first_input_without_shrinking(tmp_path,
