@@ -29,6 +29,9 @@ SPEED_PIECES = {
     "judge-template": "judges are forked from a template process that has imported what a "
                       "judge imports (grader/judge/_judge_template.py); off: an interpreter "
                       "started per judge",
+    "shared-engines": "nbgrader's gradebooks share one SQLAlchemy engine per database for "
+                      "the run, so SQL is compiled once (grader/bridge/_engines.py); off: an "
+                      "engine per gradebook opened",
 }
 
 

@@ -19,6 +19,7 @@ from grader.batch._misconception_report import write_misconception_report
 from grader.batch._parallel import judge_batch
 from grader.batch._regrade import previous_verdicts, report_regrade
 from grader.batch._report import plot_scores
+from grader.bridge._engines import shared_engines
 from grader.bridge._steps import NbgraderSteps, scripts_first_on_path
 from grader.bridge._structure import RestoredAhead
 from grader.judge._judge_server import started_ahead
@@ -100,14 +101,22 @@ class GradingRun:
         return self._steps
 
     def run(self) -> int:
-        with self._judges:
-            self.triage()
-            self.judge_and_grade()
-        self.export()
+        with self._engines():
+            with self._judges:
+                self.triage()
+                self.judge_and_grade()
+            self.export()
         if self.failed:
             print(terminal_safe(f"FAILED steps: {', '.join(self.failed)} (see the log above)"),
                   file=sys.stderr)  # a step names its student
         return int(bool(self.failed))
+
+    @staticmethod
+    def _engines():
+        """nbgrader's gradebooks share an engine per database for the run (``_engines``)."""
+        if "shared-engines" in speed_pieces_off():
+            return contextlib.nullcontext()
+        return shared_engines()
 
     def triage(self) -> None:
         submitted = self.course.instructor / "submitted"

@@ -1091,4 +1091,22 @@ MUTANTS = [
         ("tests/batch/test_grading_phases.py::"
          "test_the_bench_grades_once_more_with_failures_not_shrunk_and_compares_the_scores",),
     ),
+    Mutant(
+        "nbgrader's gradebooks get an engine each inside the shared-engines context",
+        "grader/bridge/_engines.py",
+        (("            made[key] = own(url, poolclass=NullPool, **options)\n"
+          "        return made[key]",
+          "            pass\n"
+          "        return own(url, poolclass=NullPool, **options)  # MUTANT"),),
+        ("tests/bridge/test_engines.py::"
+         "test_gradebooks_of_one_database_share_an_engine_and_see_each_other_s_rows",),
+    ),
+    Mutant(
+        "the grading run opens its gradebooks without shared engines",
+        "grader/batch/_run.py",
+        (("        with self._engines():\n",
+          "        with contextlib.nullcontext():  # MUTANT\n"),),
+        ("tests/bridge/test_engines.py::"
+         "test_the_grading_run_opens_its_gradebooks_with_shared_engines",),
+    ),
 ]
