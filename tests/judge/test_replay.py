@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import torch
-from support import complete_notebook
+from support import complete_notebook, submission
 from support.answers import with_answers, wrong_answers
 
 from grader.judge import _judge, _replay_file
@@ -78,21 +78,23 @@ def _calls(tmp_path) -> int:
     return len(sys.modules[f"checks_{tmp_path.name}"].CALLS)
 
 
-def _replayed_and_searched(source: str, tmp_path, monkeypatch) -> tuple[dict, int, dict, int]:
+def _replayed_and_searched(source: str, tmp_path, monkeypatch) -> tuple[dict, int, dict, int,
+                                                                       int]:
     """``source`` judged after a right answer recorded the examples, then by a judge with
-    none: each verdict, and how often the layout check's body ran for it."""
+    none: each verdict, how often the layout check's body ran for it, and how many checks
+    the replay decided without a search."""
     replay = ExampleReplay()
     _judge_with(replay, RIGHT, tmp_path, monkeypatch)
     replayed = _judge_with(replay, source, tmp_path, monkeypatch)
     replayed_calls = _calls(tmp_path)
-    assert replay.replayed == 0  # the layout check failed a replayed example
     searched = _judge_with(ExampleReplay(), source, tmp_path, monkeypatch)
-    return replayed, replayed_calls, searched, _calls(tmp_path)
+    return replayed, replayed_calls, searched, _calls(tmp_path), replay.replayed
 
 
 def test_a_failure_among_replayed_examples_is_searched_and_shrunk(tmp_path, monkeypatch):
-    replayed, replayed_calls, searched, searched_calls = _replayed_and_searched(
+    replayed, replayed_calls, searched, searched_calls, decided = _replayed_and_searched(
         WRONG_FROM_2D, tmp_path, monkeypatch)
+    assert decided == 0  # the layout check failed a replayed example: searched
     assert replayed == searched
     # The replay fails where a search fails first, then shrinks at once: its calls stand
     # for the search without shrinking (less that search's rerun of its failure), which
@@ -103,16 +105,17 @@ def test_a_failure_among_replayed_examples_is_searched_and_shrunk(tmp_path, monk
     assert "smallest failing input: x=" in layout_check["detail"]
 
 
-def test_a_stub_s_failure_among_replayed_examples_is_not_shrunk(tmp_path, monkeypatch):
+def test_a_stub_s_failure_among_replayed_examples_is_decided_there(tmp_path, monkeypatch):
     # Unfinished for matrices only: its first failing input is a later example, and one
     # that shrinking would make smaller (test_a_not_implemented_error_that_says_why_is_shrunk).
-    replayed, replayed_calls, searched, searched_calls = _replayed_and_searched(
+    replayed, replayed_calls, searched, searched_calls, decided = _replayed_and_searched(
         BARE_FOR_2D, tmp_path, monkeypatch)
     assert replayed == searched
     detail = replayed["exercises"]["double"]["checks"][0]["detail"]
-    assert detail.startswith("your code: NotImplementedError\nfailing input: x=")
-    # The replay up to the failure, then a search up to it again: no shrinking's calls.
-    assert replayed_calls <= 2 * searched_calls
+    assert detail.startswith("your code: NotImplementedError\nfailing input: double(tensor(")
+    # Neither shrunk nor searched: the replay stops at the failure, where the search that
+    # would have found it runs the failing example once more, to report it.
+    assert decided == 1 and replayed_calls == searched_calls - 1
 
 
 def _layout_check(source: str, tmp_path, monkeypatch) -> tuple[str, int]:
@@ -124,7 +127,7 @@ def _layout_check(source: str, tmp_path, monkeypatch) -> tuple[str, int]:
 def test_an_unfinished_exercise_fails_on_its_first_input_without_shrinking(tmp_path,
                                                                               monkeypatch):
     detail, calls = _layout_check(STUB, tmp_path, monkeypatch)
-    assert detail.startswith("your code: NotImplementedError\nfailing input: x=")
+    assert detail.startswith("your code: NotImplementedError\nfailing input: double(tensor(")
     wrong_detail, wrong_calls = _layout_check(WRONG_FROM_2D, tmp_path, monkeypatch)
     assert "smallest failing input: x=" in wrong_detail
     assert calls < 5 < wrong_calls  # the stub's first failure is final; a wrong answer shrinks
@@ -139,6 +142,15 @@ def _shown_input(detail: str) -> torch.Tensor:
     return eval(detail.split(" input: x=", 1)[1], {"tensor": tensor, "torch": torch})
 
 
+def _shown_call_shape(detail: str) -> tuple:
+    """The shape of the tensor a stub's call shows as its input (``describe_call``)."""
+    def tensor(*values, shape, **layout):
+        return shape
+
+    return eval(detail.split(" input: ", 1)[1],
+                {"double": lambda x: x, "tensor": tensor, "int64": torch.int64})
+
+
 def test_a_not_implemented_error_that_says_why_is_shrunk(tmp_path, monkeypatch):
     # Which input is smallest is hypothesis's shrinker's to say: not written down here.
     # The same failure raised bare (as the stub raises it) is shown unshrunk.
@@ -148,9 +160,9 @@ def test_a_not_implemented_error_that_says_why_is_shrunk(tmp_path, monkeypatch):
     bare, bare_calls = _layout_check(BARE_FOR_2D, bare, monkeypatch)
     assert detail.startswith("your code: NotImplementedError: not for matrices\n"
                              "smallest failing input: x=")
-    assert bare.startswith("your code: NotImplementedError\nfailing input: x=")
+    assert bare.startswith("your code: NotImplementedError\nfailing input: double(tensor(")
     # Each input shown is one the answer fails on: a matrix or more.
-    assert _shown_input(detail).dim() >= 2 and _shown_input(bare).dim() >= 2
+    assert _shown_input(detail).dim() >= 2 and len(_shown_call_shape(bare)) >= 2
     assert calls > bare_calls  # searched again, and shrunk
 
 
@@ -180,7 +192,9 @@ def test_every_chapter_gives_replayed_notebooks_the_searched_verdict(assignment,
     first_wrong = {name: answers[0] for name, answers in wrong_answers(assignment).items()}
     wrong.write_text(json.dumps(with_answers(complete_notebook(assignment), first_wrong)),
                      encoding="utf-8")
-    for notebook in (complete, wrong):
+    half = tmp_path / "half.ipynb"  # half its exercises still the stubs
+    half.write_text(json.dumps(submission(assignment, 0.5)), encoding="utf-8")
+    for notebook in (complete, wrong, half):
         searched = _judged(ExampleReplay(), notebook, assignment, monkeypatch)
         for replay in (recorder, reader):
             replayed = _judged(replay, notebook, assignment, monkeypatch, kept)

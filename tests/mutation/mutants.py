@@ -1070,18 +1070,26 @@ MUTANTS = [
     Mutant(
         "a failure among replayed examples searched again without shrinking first",
         "grader/judge/_replay.py",
-        (("        if failure is not None and not unfinished(failure) and _shrinks(pyfuncitem.ob",
-          "        if False and (pyfuncitem.ob"),),
+        (("        if failure is not None and _shrinks(pyfuncitem.obj):",
+          "        if False and _shrinks(pyfuncitem.obj):  # MUTANT"),),
         ("tests/judge/test_replay.py::"
          "test_a_failure_among_replayed_examples_is_searched_and_shrunk",),
     ),
     Mutant(
-        "an unfinished stub's failure among replayed examples is shrunk",
+        "an unfinished stub's failure among replayed examples is searched, not decided there",
         "grader/judge/_replay.py",
-        (("        if failure is not None and not unfinished(failure) and _shrinks(pyfuncitem.ob",
-          "        if failure is not None and _shrinks(pyfuncitem.ob"),),
+        (("            if failure is None or unfinished(failure):",
+          "            if failure is None:  # MUTANT"),),
         ("tests/judge/test_replay.py::"
-         "test_a_stub_s_failure_among_replayed_examples_is_not_shrunk",),
+         "test_a_stub_s_failure_among_replayed_examples_is_decided_there",),
+    ),
+    Mutant(
+        "a stub's failing input is read from hypothesis's note, which a replay has not",
+        "grader/judge/_describe.py",
+        (("    if unfinished(exc) and getattr(exc, \"call\", None):",
+          "    if False:  # MUTANT"),),
+        ("tests/judge/test_replay.py::"
+         "test_a_stub_s_failure_among_replayed_examples_is_decided_there",),
     ),
     Mutant(
         "the bench's run with failures not shrunk shrinks them after all",
