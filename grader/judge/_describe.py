@@ -65,12 +65,11 @@ def describe_failure(exc: BaseException, fixtures=(), shrunk: bool = True) -> st
         text = str(exc).split("\nassert ")[0] or "the answer disagrees with torch"
     else:
         text = f"the check could not run ({type(exc).__name__})"
-    example = _example_from_notes(exc, fixtures)
     if unfinished(exc) and getattr(exc, "call", None):
         # The stub's call, as data: the same whether a search or a replayed example met it
         # (``_replay`` decides a stub from its recorded examples, with no search to note it).
         text += f"\nfailing input: {exc.call}"
-    elif example:  # an unfinished exercise's input is not shrunk
+    elif example := _example_from_notes(exc, fixtures):  # a stub's input is not shrunk
         smallest = shrunk and not unfinished(exc)
         text += f"\n{'smallest failing' if smallest else 'failing'} input: {example}"
     elif getattr(exc, "call", None):  # a fixed example: the call that failed
